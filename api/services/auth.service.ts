@@ -1,0 +1,149 @@
+import { countryOf } from '../auth/geoip.ts';
+import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
+import { principalOf, type ClientInfo, type Principal } from '../auth/principal.ts';
+import { newSecret, sha256 } from '../auth/secrets.ts';
+import type { UserRow } from '../db/tables.ts';
+import { TooManyRequestsError, UnauthorizedError } from '../errors.ts';
+import type { LoginHistoryRepository } from '../repositories/login-history.repository.ts';
+import type { SessionsRepository } from '../repositories/sessions.repository.ts';
+import type { TokensRepository } from '../repositories/tokens.repository.ts';
+import type { UsersRepository } from '../repositories/users.repository.ts';
+
+export interface AuthPolicy {
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** Failed guesses per account within the window before it is throttled. */
+  maxFailuresPerAccount: number;
+  /** Failed guesses per address within the window before it is throttled. */
+  maxFailuresPerAddress: number;
+  throttleWindowMinutes: number;
+}
+
+export const DEFAULT_AUTH_POLICY: Omit<AuthPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'> = {
+  maxFailuresPerAccount: 5,
+  maxFailuresPerAddress: 20,
+  throttleWindowMinutes: 15,
+};
+
+export interface SignedIn {
+  /** The raw session id, for the cookie; only its hash is stored. */
+  sessionId: string;
+  user: UserRow;
+  expiresAt: Date;
+}
+
+const INVALID_CREDENTIALS = 'Invalid username or password.';
+/** Touching last_seen_at on every request would write per request; once a minute is enough for the idle timeout. */
+const TOUCH_EVERY_MS = 60_000;
+
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly tokens: TokensRepository,
+    private readonly history: LoginHistoryRepository,
+    private readonly policy: AuthPolicy,
+  ) {}
+
+  get idleTimeoutSeconds(): number {
+    return this.policy.sessionIdleMinutes * 60;
+  }
+
+  /** Sign in with a password. Unknown user and wrong password answer alike, in time as in words. */
+  async login(username: string, password: string, client: ClientInfo): Promise<SignedIn> {
+    await this.refuseIfThrottled(username, client);
+    const user = await this.users.findByUsername(username);
+    if (!user) {
+      await burnPasswordCheck(password);
+      await this.record(username, null, client, false, 'bad_credentials');
+      throw new UnauthorizedError(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+    }
+    if (!(await verifyPassword(user.password_hash, password))) {
+      await this.record(username, user.id, client, false, 'bad_credentials');
+      throw new UnauthorizedError(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+    }
+    if (!user.enabled) {
+      await this.record(username, user.id, client, false, 'disabled');
+      throw new UnauthorizedError('This account is disabled. Ask an administrator to enable it.', 'ACCOUNT_DISABLED');
+    }
+    await this.record(user.username, user.id, client, true, null);
+    return this.openSession(user, client);
+  }
+
+  /** The alternate login: a personal API token opens a console session for its user. */
+  async loginWithToken(token: string, client: ClientInfo): Promise<SignedIn> {
+    await this.refuseIfThrottled(null, client);
+    const found = await this.tokens.findLive(sha256(token));
+    if (!found) {
+      await this.record('(token)', null, client, false, 'bad_token');
+      throw new UnauthorizedError('Invalid or revoked token.', 'INVALID_TOKEN');
+    }
+    if (!found.user.enabled) {
+      await this.record(found.user.username, found.user.id, client, false, 'disabled');
+      throw new UnauthorizedError('This account is disabled. Ask an administrator to enable it.', 'ACCOUNT_DISABLED');
+    }
+    await this.record(found.user.username, found.user.id, client, true, 'token');
+    await this.tokens.touch(found.token.id);
+    return this.openSession(found.user, client);
+  }
+
+  async logout(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.sessions.delete(sha256(sessionId));
+  }
+
+  /** The principal behind a session cookie, or undefined when it is unknown, idle or expired. */
+  async principalForSession(sessionId: string): Promise<{ principal: Principal; expiresAt: Date } | undefined> {
+    const idHash = sha256(sessionId);
+    const found = await this.sessions.findActive(idHash, this.idleCutoff());
+    if (!found || !found.user.enabled) return undefined;
+    if (Date.now() - found.lastSeenAt.getTime() > TOUCH_EVERY_MS) await this.sessions.touch(idHash);
+    return { principal: principalOf(found.user, 'session', idHash), expiresAt: found.expiresAt };
+  }
+
+  /** The principal behind a personal API token (`Authorization: Bearer`). */
+  async principalForToken(token: string): Promise<Principal | undefined> {
+    const found = await this.tokens.findLive(sha256(token));
+    if (!found || !found.user.enabled) return undefined;
+    if (!found.token.last_used_at || Date.now() - found.token.last_used_at.getTime() > TOUCH_EVERY_MS) await this.tokens.touch(found.token.id);
+    return principalOf(found.user, 'token');
+  }
+
+  async purgeExpiredSessions(): Promise<number> {
+    return this.sessions.deleteExpired(this.idleCutoff());
+  }
+
+  private idleCutoff(): Date {
+    return new Date(Date.now() - this.policy.sessionIdleMinutes * 60_000);
+  }
+
+  private async openSession(user: UserRow, client: ClientInfo): Promise<SignedIn> {
+    const sessionId = newSecret();
+    const expiresAt = new Date(Date.now() + this.policy.sessionMaxHours * 3_600_000);
+    await this.sessions.insert({ idHash: sha256(sessionId), userId: user.id, expiresAt, ip: client.ip, userAgent: client.userAgent.slice(0, 1000) });
+    return { sessionId, user, expiresAt };
+  }
+
+  private async refuseIfThrottled(username: string | null, client: ClientInfo): Promise<void> {
+    const windowMs = this.policy.throttleWindowMinutes * 60_000;
+    const since = new Date(Date.now() - windowMs);
+    const retryAfter = (oldest: Date | null) => Math.max(1, ((oldest?.getTime() ?? Date.now()) + windowMs - Date.now()) / 1000);
+    const byAddress = await this.history.recentFailuresForIp(client.ip, since);
+    if (byAddress.count >= this.policy.maxFailuresPerAddress) {
+      await this.record(username ?? '(token)', null, client, false, 'throttled');
+      const seconds = retryAfter(byAddress.oldest);
+      throw new TooManyRequestsError(`Too many failed sign-in attempts from this address. Try again in ${Math.ceil(seconds / 60)} minute(s).`, seconds);
+    }
+    if (username) {
+      const byAccount = await this.history.recentFailuresForUsername(username, since);
+      if (byAccount.count >= this.policy.maxFailuresPerAccount) {
+        await this.record(username, null, client, false, 'throttled');
+        const seconds = retryAfter(byAccount.oldest);
+        throw new TooManyRequestsError(`Too many failed sign-in attempts for this account. Try again in ${Math.ceil(seconds / 60)} minute(s).`, seconds);
+      }
+    }
+  }
+
+  private async record(username: string, userId: number | null, client: ClientInfo, success: boolean, reason: string | null): Promise<void> {
+    await this.history.insert({ username, userId, ip: client.ip, location: countryOf(client.ip), userAgent: client.userAgent, success, reason });
+  }
+}

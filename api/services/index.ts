@@ -1,0 +1,41 @@
+import type { Db } from '../db/database.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { LoginHistoryRepository } from '../repositories/login-history.repository.ts';
+import { NodesRepository } from '../repositories/nodes.repository.ts';
+import { SessionsRepository } from '../repositories/sessions.repository.ts';
+import { SettingsRepository } from '../repositories/settings.repository.ts';
+import { TokensRepository } from '../repositories/tokens.repository.ts';
+import { UsersRepository } from '../repositories/users.repository.ts';
+import { AdminService } from './admin.service.ts';
+import { AuthService, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.service.ts';
+import { LoginHistoryService } from './login-history.service.ts';
+import { SystemService } from './system.service.ts';
+import { TokensService } from './tokens.service.ts';
+import { UsersService } from './users.service.ts';
+
+export interface ServiceOptions {
+  devMode: boolean;
+  auth: Pick<AuthPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'> & Partial<AuthPolicy>;
+}
+
+/** Wire repositories into services: the one place that knows what each service takes. */
+export function createServices(db: Db, events: EventBus, options: ServiceOptions) {
+  const users = new UsersRepository(db);
+  const sessions = new SessionsRepository(db);
+  const tokens = new TokensRepository(db);
+  const history = new LoginHistoryRepository(db);
+  const nodes = new NodesRepository(db);
+  const settings = new SettingsRepository(db);
+  return {
+    events,
+    nodes,
+    auth: new AuthService(users, sessions, tokens, history, { ...DEFAULT_AUTH_POLICY, ...options.auth }),
+    users: new UsersService(users, sessions, events),
+    tokens: new TokensService(tokens),
+    loginHistory: new LoginHistoryService(history),
+    admin: new AdminService(users, sessions),
+    system: new SystemService(db, nodes, settings, options.devMode),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { configFromEnv } from '../../api/config.ts';
+import { startServer } from '../../api/server.ts';
+import { checkSystemTools } from '../../engine/system-tools.ts';
+
+export function registerServerCommand(program: Command): void {
+  program
+    .command('server')
+    .description('Run the API, the console and the local node (embedded Postgres under ./data unless DATABASE_URL is set)')
+    .option('-p, --port <port>', 'HTTP port (env PORT)', (v) => Number.parseInt(v, 10))
+    .option('--host <host>', 'address to listen on (env MEDIAPLANE_HOST)')
+    .option('--data-dir <dir>', 'data directory (env MEDIAPLANE_DATA_DIR)')
+    .option('--dev', 'dev mode: the DEV marker and the Dev dropdowns')
+    .action(async (options: { port?: number; host?: string; dataDir?: string; dev?: boolean }) => {
+      const env = { ...process.env };
+      if (options.port) env.PORT = String(options.port);
+      if (options.host) env.MEDIAPLANE_HOST = options.host;
+      if (options.dataDir) env.MEDIAPLANE_DATA_DIR = options.dataDir;
+      if (options.dev) env.MEDIAPLANE_DEV = '1';
+      const config = configFromEnv(env);
+      const log = (line: string) => console.error(`[mediaplane] ${line}`);
+      const tools = await checkSystemTools();
+      for (const line of tools.report) log(line);
+      const server = await startServer(config, log);
+      console.log('');
+      console.log(`  Mediaplane ${server.services.system ? '' : ''}is running.`);
+      console.log(`  Console:  ${server.url}/`);
+      console.log(`  API:      ${server.url}/api  (reference: ${server.url}/api/docs)`);
+      if (server.firstAdmin) {
+        console.log('');
+        console.log('  First start: an administrator was created. This password is shown only once:');
+        console.log(`    username: ${server.firstAdmin.username}`);
+        console.log(`    password: ${server.firstAdmin.password}`);
+        console.log('  Sign in at the console with it. Reset it any time with: npx mediaplane users create-admin');
+      } else {
+        console.log('  Sign in with your user. Lost the admin password? npx mediaplane users create-admin');
+      }
+      console.log('');
+      let stopping = false;
+      const shutdown = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log(`${signal}: stopping`);
+        await server.stop();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    });
+}

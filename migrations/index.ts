@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './20261122T110000-foundation.ts';
+
+/** Every migration, in order. A migration that has landed is never edited: add a new one. */
+export const migrations: Record<string, Migration> = {
+  '20261122T110000-foundation': foundation,
+};

@@ -1,0 +1,7 @@
+import type { OperationDef } from '../operation.ts';
+import { authOperations } from './auth.ts';
+import { systemOperations } from './system.ts';
+import { userOperations } from './users.ts';
+
+/** Every operation of the API. Adding an area is one import and one entry here. */
+export const operations: readonly OperationDef[] = [systemOperations, authOperations, userOperations].flatMap((area) => Object.values(area));
