@@ -1,21 +1,29 @@
 import { Command, CommanderError } from 'commander';
 import { PRODUCT_VERSION } from '../openapi/version.ts';
+import { registerLoginCommands } from './commands/login.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerServerCommand } from './commands/server.ts';
+import { registerTokenCommands } from './commands/tokens.ts';
+import { registerUserCommands } from './commands/users.ts';
+import { printError } from './output.ts';
 
 const program = new Command('mediaplane')
   .description('Mediaplane: the control plane of a media streaming and transcoding platform')
   .version(PRODUCT_VERSION)
+  .option('--url <url>', 'the API to talk to (env MEDIAPLANE_URL, then the one you signed in to, then http://localhost:8080)')
+  .option('--token <token>', 'a personal API token (env MEDIAPLANE_TOKEN, then the one `mediaplane login` stored)')
   .showHelpAfterError();
 
 registerServerCommand(program);
 registerMigrateCommand(program);
+registerLoginCommands(program);
+registerTokenCommands(program);
+registerUserCommands(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  const err = error as { code?: string; message?: string };
-  console.error(err.code ? `${err.code}: ${err.message}` : `error: ${err.message ?? String(error)}`);
+  printError(error);
   process.exit(1);
 }

@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { configFromEnv } from '../../api/config.ts';
-import { startServer } from '../../api/server.ts';
-import { checkSystemTools } from '../../engine/system-tools.ts';
 
 export function registerServerCommand(program: Command): void {
   program
@@ -12,6 +9,12 @@ export function registerServerCommand(program: Command): void {
     .option('--data-dir <dir>', 'data directory (env MEDIAPLANE_DATA_DIR)')
     .option('--dev', 'dev mode: the DEV marker and the Dev dropdowns')
     .action(async (options: { port?: number; host?: string; dataDir?: string; dev?: boolean }) => {
+      // Loaded here, not at the top: the other commands start without the server's modules.
+      const [{ configFromEnv }, { startServer }, { checkSystemTools }] = await Promise.all([
+        import('../../api/config.ts'),
+        import('../../api/server.ts'),
+        import('../../engine/system-tools.ts'),
+      ]);
       const env = { ...process.env };
       if (options.port) env.PORT = String(options.port);
       if (options.host) env.MEDIAPLANE_HOST = options.host;
