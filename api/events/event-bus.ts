@@ -22,6 +22,8 @@ export class EventBus {
   private readonly listeners = new Set<Listener>();
   private client?: pg.Client;
   private closed = false;
+  /** A reconnection is scheduled or under way: a dropped connection may report several errors. */
+  private reconnecting = false;
 
   constructor(
     private readonly connectionString: string,
@@ -33,33 +35,67 @@ export class EventBus {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
+      let event: LiveEvent;
       try {
-        this.deliver(JSON.parse(message.payload) as LiveEvent);
+        event = JSON.parse(message.payload) as LiveEvent;
       } catch {
         this.log(`event bus: dropped an unreadable notification`);
+        return;
       }
+      this.deliver(event);
     });
     client.on('error', (error) => {
+      if (client !== this.client) return;
       this.log(`event bus: ${error.message}; reconnecting`);
-      if (!this.closed) setTimeout(() => void this.restart(), 1000);
+      this.scheduleReconnect(1000);
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    client.on('end', () => {
+      if (client !== this.client) return;
+      this.log('event bus: the listening connection ended; reconnecting');
+      this.scheduleReconnect(1000);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.client = client;
   }
 
-  private async restart(): Promise<void> {
-    await this.client?.end().catch(() => {});
+  private scheduleReconnect(delayMs: number): void {
+    if (this.closed || this.reconnecting) return;
+    this.reconnecting = true;
+    setTimeout(() => void this.reconnect(), delayMs);
+  }
+
+  private async reconnect(): Promise<void> {
+    const old = this.client;
     this.client = undefined;
-    if (this.closed) return;
-    await this.start().catch((error: Error) => {
-      this.log(`event bus: reconnect failed: ${error.message}`);
-      setTimeout(() => void this.restart(), 2000);
-    });
+    await old?.end().catch(() => {});
+    try {
+      if (!this.closed) await this.start();
+      this.reconnecting = false;
+    } catch (error) {
+      this.log(`event bus: reconnect failed: ${(error as Error).message}`);
+      this.reconnecting = false;
+      this.scheduleReconnect(2000);
+    }
   }
 
   private deliver(event: LiveEvent): void {
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log(`event bus: a listener failed: ${(error as Error).message}`);
+      }
+    }
   }
 
   /** Publish to every process; this process receives it through its own LISTEN. */

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { Principal } from '../auth/principal.ts';
 import { ForbiddenError } from '../errors.ts';
 import type { AuthService } from '../services/auth.service.ts';
 import { sessionIdOf } from './session-cookie.ts';
@@ -13,12 +14,14 @@ export function refuseCrossSiteWrites(req: Request, _res: Response, next: NextFu
   if (SAFE_METHODS.has(req.method)) return next();
   const fetchSite = req.get('sec-fetch-site');
   const origin = req.get('origin');
-  const crossSite = fetchSite === 'cross-site' || (origin !== undefined && origin !== 'null' && safeHost(origin) !== req.get('host'));
+  // `Origin: null` is an opaque origin (a sandboxed frame, a page from file:, a cross-site redirect): never this console.
+  const crossSite = fetchSite === 'cross-site' || (origin !== undefined && safeHost(origin) !== req.get('host'));
   if (crossSite) return next(new ForbiddenError('Cross-site requests are refused.', 'CROSS_SITE_REQUEST'));
   next();
 }
 
 function safeHost(origin: string): string | undefined {
+  if (origin === 'null') return undefined;
   try {
     return new URL(origin).host;
   } catch {
@@ -26,21 +29,27 @@ function safeHost(origin: string): string | undefined {
   }
 }
 
-/** Resolve the caller from `Authorization: Bearer <token>` or the session cookie into res.locals.principal. */
+/**
+ * The caller of a request, from `Authorization: Bearer <token>` or the session cookie; undefined when
+ * neither is live. `touch: false` checks without counting as activity.
+ */
+export async function principalOfRequest(auth: AuthService, req: Request, options: { touch?: boolean } = {}): Promise<{ principal: Principal; expiresAt?: Date } | undefined> {
+  const header = req.get('authorization');
+  if (header?.startsWith('Bearer ')) {
+    const principal = await auth.principalForToken(header.slice(7).trim(), options);
+    return principal ? { principal } : undefined;
+  }
+  const sessionId = sessionIdOf(req);
+  return sessionId ? auth.principalForSession(sessionId, options) : undefined;
+}
+
+/** Resolve the caller into res.locals.principal (and the session's end into res.locals.sessionExpiresAt). */
 export function authenticate(auth: AuthService) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const header = req.get('authorization');
-      if (header?.startsWith('Bearer ')) {
-        res.locals.principal = await auth.principalForToken(header.slice(7).trim());
-      } else {
-        const sessionId = sessionIdOf(req);
-        if (sessionId) {
-          const found = await auth.principalForSession(sessionId);
-          res.locals.principal = found?.principal;
-          res.locals.sessionExpiresAt = found?.expiresAt;
-        }
-      }
+      const found = await principalOfRequest(auth, req);
+      res.locals.principal = found?.principal;
+      res.locals.sessionExpiresAt = found?.expiresAt;
       next();
     } catch (error) {
       next(error);

@@ -34,8 +34,25 @@ function issuesOf(error: z.ZodError, where: string): FieldIssue[] {
   return error.issues.map((issue) => ({ path: [where, ...issue.path.map(String)].join('.'), message: issue.message, code: issue.code }));
 }
 
+/** Postgres text cannot hold U+0000: a string carrying it is refused here, not by a 500 from the database. */
+function nulIssues(value: unknown, path: string, issues: FieldIssue[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) issues.push({ path, message: 'Must not contain the NUL character', code: 'invalid_format' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulIssues(item, `${path}.${index}`, issues));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) nulIssues(item, `${path}.${key}`, issues);
+  }
+}
+
 function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, where: string, issues: FieldIssue[]): unknown {
   if (!schema) return undefined;
+  const nul: FieldIssue[] = [];
+  nulIssues(value, where, nul);
+  if (nul.length) {
+    issues.push(...nul);
+    return undefined;
+  }
   const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
   issues.push(...issuesOf(result.error, where));

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { MAX_ID } from '../../openapi/schemas/common.ts';
 import type { Db } from '../db/database.ts';
 import type { NewUserRow, UserRow, UserRowUpdate } from '../db/tables.ts';
 
@@ -12,8 +13,25 @@ export interface UserListFilter {
   limit: number;
 }
 
+/** Is this the unique violation of the case-insensitive username index (a name taken by a concurrent request)? */
+export function isUsernameTakenError(error: unknown): boolean {
+  const pgError = error as { code?: string; constraint?: string } | undefined;
+  return pgError?.code === '23505' && pgError.constraint === 'users_username_lower';
+}
+
 export class UsersRepository {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Run `change` in a transaction holding the one lock of user changes, with a repository bound to
+   * it, so two changes checked against the same state (the last enabled ADMIN) cannot both pass.
+   */
+  withChangeLock<T>(change: (users: UsersRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('mediaplane.users'))`.execute(trx);
+      return change(new UsersRepository(trx));
+    });
+  }
 
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -31,7 +49,7 @@ export class UsersRepository {
     let query = this.db.selectFrom('users');
     if (filter.search) {
       const term = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const id = /^\d+$/.test(filter.search) ? Number(filter.search) : undefined;
+      const id = /^\d{1,10}$/.test(filter.search) && Number(filter.search) <= MAX_ID ? Number(filter.search) : undefined;
       query = query.where((eb) =>
         eb.or([eb('username', 'ilike', term), eb('email', 'ilike', term), ...(id !== undefined ? [eb('id', '=', id)] : [])]),
       );

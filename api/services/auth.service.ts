@@ -35,6 +35,8 @@ export interface SignedIn {
 const INVALID_CREDENTIALS = 'Invalid username or password.';
 /** Touching last_seen_at on every request would write per request; once a minute is enough for the idle timeout. */
 const TOUCH_EVERY_MS = 60_000;
+/** Touch at least four times per idle timeout, so a short timeout cannot end a session in use. */
+const TOUCHES_PER_IDLE_TIMEOUT = 4;
 
 export class AuthService {
   constructor(
@@ -91,20 +93,24 @@ export class AuthService {
     if (sessionId) await this.sessions.delete(sha256(sessionId));
   }
 
-  /** The principal behind a session cookie, or undefined when it is unknown, idle or expired. */
-  async principalForSession(sessionId: string): Promise<{ principal: Principal; expiresAt: Date } | undefined> {
+  /**
+   * The principal behind a session cookie, or undefined when it is unknown, idle or expired.
+   * `touch: false` checks without counting as activity (a live stream re-checking its session).
+   */
+  async principalForSession(sessionId: string, { touch = true }: { touch?: boolean } = {}): Promise<{ principal: Principal; expiresAt: Date } | undefined> {
     const idHash = sha256(sessionId);
     const found = await this.sessions.findActive(idHash, this.idleCutoff());
     if (!found || !found.user.enabled) return undefined;
-    if (Date.now() - found.lastSeenAt.getTime() > TOUCH_EVERY_MS) await this.sessions.touch(idHash);
+    const touchEveryMs = Math.min(TOUCH_EVERY_MS, (this.policy.sessionIdleMinutes * 60_000) / TOUCHES_PER_IDLE_TIMEOUT);
+    if (touch && Date.now() - found.lastSeenAt.getTime() > touchEveryMs) await this.sessions.touch(idHash);
     return { principal: principalOf(found.user, 'session', idHash), expiresAt: found.expiresAt };
   }
 
   /** The principal behind a personal API token (`Authorization: Bearer`). */
-  async principalForToken(token: string): Promise<Principal | undefined> {
+  async principalForToken(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Principal | undefined> {
     const found = await this.tokens.findLive(sha256(token));
     if (!found || !found.user.enabled) return undefined;
-    if (!found.token.last_used_at || Date.now() - found.token.last_used_at.getTime() > TOUCH_EVERY_MS) await this.tokens.touch(found.token.id);
+    if (touch && (!found.token.last_used_at || Date.now() - found.token.last_used_at.getTime() > TOUCH_EVERY_MS)) await this.tokens.touch(found.token.id);
     return principalOf(found.user, 'token');
   }
 

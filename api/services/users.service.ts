@@ -2,6 +2,7 @@ import {
   ADMIN_ROLE,
   RESOURCES,
   VIEW_SUB_FLAGS,
+  grantedPermissions,
   hiddenPermissions,
   levelOf,
   type ResourceDefinition,
@@ -13,10 +14,10 @@ import { ROLE_NAMES, type UserCreateInput, type UserDto, type UserUpdateInput } 
 import { hashPassword } from '../auth/passwords.ts';
 import { principalOf, type Principal } from '../auth/principal.ts';
 import type { UserRow } from '../db/tables.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { SessionsRepository } from '../repositories/sessions.repository.ts';
-import type { UsersRepository } from '../repositories/users.repository.ts';
+import { isUsernameTakenError, type UsersRepository } from '../repositories/users.repository.ts';
 
 export function userToDto(row: UserRow): UserDto {
   const role = row.role === ADMIN_ROLE ? 'ADMIN' : 'USER';
@@ -54,23 +55,28 @@ export function normalisePermissions(input: UserPermissionMap | undefined): User
 
 /**
  * An editor who is not ADMIN may grant only what it holds itself: no ADMIN role, no level or
- * sub-flag above its own on any resource.
+ * sub-flag above its own on any resource. What the user holds already (`current`) it may keep, so an
+ * editor can change the e-mail of a user who holds more than the editor does.
  */
-function assertGrantable(editor: Principal, role: string, permissions: UserPermissionMap): void {
+function assertGrantable(editor: Principal, role: string, permissions: UserPermissionMap, current?: UserRow): void {
   if (editor.role === ADMIN_ROLE) return;
   if (role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can give the ADMIN role.', 'GRANT_REFUSED');
+  const held = current ? grantedPermissions(current.role, current.permissions as UserPermissionMap) : new Set<string>();
   for (const resource of RESOURCES as readonly ResourceDefinition[]) {
     const permission = permissions[resource.key as ResourceKey];
     const level = levelOf(resource, permission);
     if (!level) continue;
     const needed = [`${resource.prefix}_${level}`];
     if (level === 'VIEW' && resource.subFlags) for (const flag of VIEW_SUB_FLAGS) if (permission?.[flag.key]) needed.push(`${resource.prefix}_${flag.suffix}`);
-    const missing = needed.find((name) => !editor.granted.has(name));
+    const missing = needed.find((name) => !editor.granted.has(name) && !held.has(name));
     if (missing) throw new ForbiddenError(`permissions.${resource.key}: you cannot grant ${missing}, which you do not hold.`, 'GRANT_REFUSED');
   }
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
+
+const usernameTaken = (username: string) =>
+  new ConflictError(`username: Username ${username} is already taken.`, 'USERNAME_TAKEN', [{ path: 'body.username', message: 'Username is already taken' }]);
 
 export class UsersService {
   constructor(
@@ -93,94 +99,122 @@ export class UsersService {
   }
 
   async get(id: number): Promise<UserDto> {
-    return userToDto(await this.require(id));
+    return userToDto(await this.require(this.users, id));
   }
 
   async create(editor: Principal, input: UserCreateInput): Promise<UserDto> {
     const permissions = normalisePermissions(input.permissions as UserPermissionMap | undefined);
     assertGrantable(editor, input.role, permissions);
-    await this.assertUsernameFree(input.username);
-    const row = await this.users.insert({
-      username: input.username,
-      password_hash: await hashPassword(input.password),
-      role: input.role,
-      email: emptyToNull(input.email),
-      phone_number: emptyToNull(input.phoneNumber),
-      enabled: input.enabled,
-      permissions: JSON.stringify(permissions),
-      relays_limit: input.relaysLimit,
-      encodings_limit: input.encodingsLimit,
-      timeshift_players_limit: input.timeshiftPlayersLimit,
-      timeshift_recorders_limit: input.timeshiftRecordersLimit,
-    });
+    await this.assertUsernameFree(this.users, input.username);
+    const row = await this.users
+      .insert({
+        username: input.username,
+        password_hash: await hashPassword(input.password),
+        role: input.role,
+        email: emptyToNull(input.email),
+        phone_number: emptyToNull(input.phoneNumber),
+        enabled: input.enabled,
+        permissions: JSON.stringify(permissions),
+        relays_limit: input.relaysLimit,
+        encodings_limit: input.encodingsLimit,
+        timeshift_players_limit: input.timeshiftPlayersLimit,
+        timeshift_recorders_limit: input.timeshiftRecordersLimit,
+      })
+      .catch((error: unknown) => {
+        throw isUsernameTakenError(error) ? usernameTaken(input.username) : error;
+      });
     await this.changed('created', row.id);
     return userToDto(row);
   }
 
   async update(editor: Principal, id: number, input: UserUpdateInput): Promise<UserDto> {
-    const current = await this.require(id);
     const permissions = normalisePermissions(input.permissions as UserPermissionMap | undefined);
-    assertGrantable(editor, input.role, permissions);
-    if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can change an ADMIN user.', 'GRANT_REFUSED');
-    if (input.username.toLowerCase() !== current.username.toLowerCase()) await this.assertUsernameFree(input.username);
-    if (current.role === ADMIN_ROLE && current.enabled && (input.role !== ADMIN_ROLE || !input.enabled)) await this.assertNotLastAdmin(id);
-    if (id === editor.userId && !input.enabled) throw new ConflictError('You cannot disable yourself.', 'SELF_DISABLE');
-    const passwordChanged = Boolean(input.password);
-    const updated = await this.users.update(id, {
-      username: input.username,
-      role: input.role,
-      email: emptyToNull(input.email),
-      phone_number: emptyToNull(input.phoneNumber),
-      enabled: input.enabled,
-      permissions: JSON.stringify(permissions),
-      relays_limit: input.relaysLimit,
-      encodings_limit: input.encodingsLimit,
-      timeshift_players_limit: input.timeshiftPlayersLimit,
-      timeshift_recorders_limit: input.timeshiftRecordersLimit,
-      ...(passwordChanged ? { password_hash: await hashPassword(input.password as string), password_changed_at: new Date() } : {}),
+    // Hashed before the lock is taken: argon2 takes a while and the lock serialises every user change.
+    const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+    const { current, updated } = await this.users.withChangeLock(async (users) => {
+      editor = await this.editorNow(users, editor);
+      const current = await this.require(users, id);
+      if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can change an ADMIN user.', 'GRANT_REFUSED');
+      assertGrantable(editor, input.role, permissions, current);
+      if (input.username.toLowerCase() !== current.username.toLowerCase()) await this.assertUsernameFree(users, input.username);
+      if (id === editor.userId && !input.enabled) throw new ConflictError('You cannot disable yourself.', 'SELF_DISABLE');
+      if (current.role === ADMIN_ROLE && current.enabled && (input.role !== ADMIN_ROLE || !input.enabled)) await this.assertNotLastAdmin(users, id);
+      const updated = await users
+        .update(id, {
+          username: input.username,
+          role: input.role,
+          email: emptyToNull(input.email),
+          phone_number: emptyToNull(input.phoneNumber),
+          enabled: input.enabled,
+          permissions: JSON.stringify(permissions),
+          relays_limit: input.relaysLimit,
+          encodings_limit: input.encodingsLimit,
+          timeshift_players_limit: input.timeshiftPlayersLimit,
+          timeshift_recorders_limit: input.timeshiftRecordersLimit,
+          ...(passwordHash ? { password_hash: passwordHash, password_changed_at: new Date() } : {}),
+        })
+        .catch((error: unknown) => {
+          throw isUsernameTakenError(error) ? usernameTaken(input.username) : error;
+        });
+      if (!updated) throw new NotFoundError('User', id);
+      return { current, updated };
     });
-    if (!updated) throw new NotFoundError('User', id);
     // A new password, a new role or a disabled account ends the sessions opened before.
-    if (passwordChanged || !input.enabled || input.role !== current.role) await this.sessions.deleteForUser(id);
+    if (passwordHash || !input.enabled || input.role !== current.role) await this.sessions.deleteForUser(id);
     await this.changed('updated', id);
     return userToDto(updated);
   }
 
   async setEnabled(editor: Principal, id: number, enabled: boolean): Promise<UserDto> {
-    const current = await this.require(id);
-    if (!enabled && id === editor.userId) throw new ConflictError('You cannot disable yourself.', 'SELF_DISABLE');
-    if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can change an ADMIN user.', 'GRANT_REFUSED');
-    if (!enabled && current.role === ADMIN_ROLE && current.enabled) await this.assertNotLastAdmin(id);
-    const updated = await this.users.update(id, { enabled });
-    if (!updated) throw new NotFoundError('User', id);
+    const updated = await this.users.withChangeLock(async (users) => {
+      editor = await this.editorNow(users, editor);
+      const current = await this.require(users, id);
+      if (!enabled && id === editor.userId) throw new ConflictError('You cannot disable yourself.', 'SELF_DISABLE');
+      if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can change an ADMIN user.', 'GRANT_REFUSED');
+      if (!enabled && current.role === ADMIN_ROLE && current.enabled) await this.assertNotLastAdmin(users, id);
+      const updated = await users.update(id, { enabled });
+      if (!updated) throw new NotFoundError('User', id);
+      return updated;
+    });
     if (!enabled) await this.sessions.deleteForUser(id);
     await this.changed(enabled ? 'enabled' : 'disabled', id);
     return userToDto(updated);
   }
 
   async delete(editor: Principal, id: number): Promise<void> {
-    const current = await this.require(id);
-    if (id === editor.userId) throw new ConflictError('You cannot delete yourself.', 'SELF_DELETE');
-    if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can delete an ADMIN user.', 'GRANT_REFUSED');
-    if (current.role === ADMIN_ROLE && current.enabled) await this.assertNotLastAdmin(id);
-    await this.users.delete(id);
+    await this.users.withChangeLock(async (users) => {
+      editor = await this.editorNow(users, editor);
+      const current = await this.require(users, id);
+      if (id === editor.userId) throw new ConflictError('You cannot delete yourself.', 'SELF_DELETE');
+      if (editor.role !== ADMIN_ROLE && current.role === ADMIN_ROLE) throw new ForbiddenError('Only an ADMIN can delete an ADMIN user.', 'GRANT_REFUSED');
+      if (current.role === ADMIN_ROLE && current.enabled) await this.assertNotLastAdmin(users, id);
+      await users.delete(id);
+    });
     await this.changed('deleted', id);
   }
 
-  private async require(id: number): Promise<UserRow> {
-    const row = await this.users.findById(id);
+  /**
+   * The editor as it stands now, under the lock: a request authenticated just before its user was
+   * disabled, deleted or demoted by a concurrent change acts with what is left of it.
+   */
+  private async editorNow(users: UsersRepository, editor: Principal): Promise<Principal> {
+    const row = await users.findById(editor.userId);
+    if (!row || !row.enabled) throw new UnauthorizedError();
+    return principalOf(row, editor.via, editor.sessionIdHash);
+  }
+
+  private async require(users: UsersRepository, id: number): Promise<UserRow> {
+    const row = await users.findById(id);
     if (!row) throw new NotFoundError('User', id);
     return row;
   }
 
-  private async assertUsernameFree(username: string): Promise<void> {
-    if (await this.users.findByUsername(username)) {
-      throw new ConflictError(`username: Username ${username} is already taken.`, 'USERNAME_TAKEN', [{ path: 'body.username', message: 'Username is already taken' }]);
-    }
+  private async assertUsernameFree(users: UsersRepository, username: string): Promise<void> {
+    if (await users.findByUsername(username)) throw usernameTaken(username);
   }
 
-  private async assertNotLastAdmin(exceptId: number): Promise<void> {
-    if ((await this.users.countEnabledAdmins(exceptId)) === 0) throw new ConflictError('This is the last enabled ADMIN user; keep it.', 'LAST_ADMIN');
+  private async assertNotLastAdmin(users: UsersRepository, exceptId: number): Promise<void> {
+    if ((await users.countEnabledAdmins(exceptId)) === 0) throw new ConflictError('This is the last enabled ADMIN user; keep it.', 'LAST_ADMIN');
   }
 
   private changed(type: string, id: number): Promise<void> {

@@ -399,11 +399,6 @@ export interface components {
             expiresAt: string;
             idleTimeoutSeconds: number;
         };
-        /**
-         * @description Sort direction.
-         * @enum {string}
-         */
-        SortOrder: "asc" | "desc";
         /** @description What the console needs to draw its shell. */
         SystemInfo: {
             /** @constant */
@@ -1308,6 +1303,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Numeric identifier. */
                 id: number;
             };
             cookie?: never;

@@ -1,7 +1,6 @@
 import { defineOperation } from '../operation.ts';
-import { ErrorBody, OkResponse } from '../schemas/common.ts';
+import { ErrorBody, IdParams, OkResponse } from '../schemas/common.ts';
 import { ApiTokenCreate, ApiTokenCreated, ApiTokenList, LoginRequest, Session, TokenLoginRequest } from '../schemas/auth.ts';
-import { z } from 'zod';
 
 const tag = 'auth';
 
@@ -79,7 +78,7 @@ export const authOperations = {
     tag: 'tokens',
     summary: 'Revoke one of your personal API tokens',
     permission: 'authenticated',
-    params: z.object({ id: z.coerce.number().int().positive() }),
+    params: IdParams,
     responses: { 200: { description: 'Revoked.', schema: OkResponse }, 404: { description: 'No such token of yours.', schema: ErrorBody } },
   }),
 };

@@ -18,8 +18,11 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error', description: 'The body of every error response.' });
 
+/** Ids are Postgres integers: a larger number names nothing and is refused as a bad request. */
+export const MAX_ID = 2_147_483_647;
+
 export const IdParams = z.object({
-  id: z.coerce.number().int().positive().describe('Numeric identifier.'),
+  id: z.coerce.number().int().positive().max(MAX_ID).describe('Numeric identifier.'),
 });
 
 export const SortOrder = z.enum(['asc', 'desc']).meta({ id: 'SortOrder', description: 'Sort direction.' });

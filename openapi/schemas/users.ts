@@ -64,7 +64,7 @@ export const User = z
   .meta({ id: 'User', description: 'A user of the console, the CLI and the API.' });
 
 /** Spec 03 §5, messages verbatim. */
-const username = z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100, 'Username is too long').regex(/^[A-Za-z0-9._@-]+$/, 'Username may contain letters, digits and . _ @ - only');
+const username = z.string({ error: 'Username is required' }).trim().min(1, 'Username is required').max(100, 'Username is too long').regex(/^[A-Za-z0-9._@-]*$/, 'Username may contain letters, digits and . _ @ - only');
 const email = z
   .union([z.literal(''), z.email('This doesn\'t look like valid e-mail').max(100, 'E-mail is too long')])
   .nullable()
@@ -97,7 +97,8 @@ export const UserCreate = z
     password: z.string({ error: 'Password is required' }).min(1, 'Password is required').pipe(password),
     confirm: z.string({ error: 'Confirm password is required' }).min(1, 'Confirm password is required'),
   })
-  .refine((u) => u.password === u.confirm, { path: ['confirm'], message: 'Passwords do not match' })
+  // Compared only when both are typed: a missing one already has its "is required".
+  .refine((u) => !u.password || !u.confirm || u.password === u.confirm, { path: ['confirm'], message: 'Passwords do not match' })
   .meta({ id: 'UserCreate', description: 'A new user. Password and its confirmation are required.' });
 
 export const UserUpdate = z
@@ -108,7 +109,7 @@ export const UserUpdate = z
     confirm: z.string().optional(),
   })
   .refine((u) => !u.password || (u.confirm ?? '') !== '', { path: ['confirm'], message: 'Confirm password is required' })
-  .refine((u) => !u.password || u.password === u.confirm, { path: ['confirm'], message: 'Passwords do not match' })
+  .refine((u) => !u.password || !u.confirm || u.password === u.confirm, { path: ['confirm'], message: 'Passwords do not match' })
   .meta({ id: 'UserUpdate', description: 'The whole user as saved by the form; a password only when it changes.' });
 
 export const UserEnabled = z.object({ enabled: z.boolean() }).meta({ id: 'UserEnabled', description: 'Enable or disable a user.' });
