@@ -1,6 +1,9 @@
 import type { Db } from '../db/database.ts';
 import type { NodeRow } from '../db/tables.ts';
 
+/** A node whose heartbeat is older than this is offline: its auto-placed jobs move elsewhere. */
+export const NODE_STALE_SECONDS = 30;
+
 export class NodesRepository {
   constructor(private readonly db: Db) {}
 
@@ -16,6 +19,10 @@ export class NodesRepository {
 
   async heartbeat(nodeId: string): Promise<void> {
     await this.db.updateTable('nodes').set({ heartbeat_at: new Date() }).where('node_id', '=', nodeId).execute();
+  }
+
+  list(): Promise<NodeRow[]> {
+    return this.db.selectFrom('nodes').selectAll().orderBy('name').orderBy('id').execute();
   }
 
   async count(): Promise<number> {

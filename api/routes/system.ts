@@ -7,7 +7,7 @@ import { principalOfRequest } from '../http/authenticate.ts';
 import { implement } from '../http/operations.ts';
 import type { Services } from '../services/index.ts';
 
-const {getSystemInfo, getHealth, getOpenApiDocument, streamEvents} = systemOperations;
+const { getSystemInfo, listNodeSummaries, getHealth, getOpenApiDocument, streamEvents } = systemOperations;
 
 const KEEPALIVE_MS = 25_000;
 
@@ -19,6 +19,7 @@ function mayReceive(principal: Principal, topic: string): boolean {
 export function systemRoutes(services: Services, openApiDocument: () => unknown) {
   return [
     implement(getSystemInfo, async () => services.system.info()),
+    implement(listNodeSummaries, async () => services.system.listNodes()),
     implement(getHealth, async () => services.system.health()),
     implement(getOpenApiDocument, async () => openApiDocument()),
     implement(streamEvents, async ({ principal, query, req, res }) => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { PRODUCT_VERSION } from '../../openapi/version.ts';
 import type { Db } from '../db/database.ts';
-import type { NodesRepository } from '../repositories/nodes.repository.ts';
+import { NODE_STALE_SECONDS, type NodesRepository } from '../repositories/nodes.repository.ts';
 import type { SettingsRepository } from '../repositories/settings.repository.ts';
 
 export const FEATURES_KEY = 'features';
@@ -24,6 +24,15 @@ export class SystemService {
       devMode: this.devMode,
       features: { ...DEFAULT_FEATURES, ...features },
       nodeCount,
+    };
+  }
+
+  /** A node is online while its heartbeat is younger than NODE_STALE_SECONDS. */
+  async listNodes() {
+    const rows = await this.nodes.list();
+    const now = Date.now();
+    return {
+      items: rows.map((n) => ({ id: n.id, name: n.name, nodeId: n.node_id, ip: n.ip, version: n.version, online: n.active && now - n.heartbeat_at.getTime() < NODE_STALE_SECONDS * 1000 })),
     };
   }
 

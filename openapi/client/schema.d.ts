@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The nodes of the cluster, for the dashboard's node selector
+         * @description **Permission:** Any signed-in user.
+         */
+        get: operations["listNodeSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -375,6 +395,21 @@ export interface components {
         LoginRequest: {
             username: string;
             password: string;
+        };
+        /** @description A node of the cluster, as the header node selector lists it. */
+        NodeSummary: {
+            id: number;
+            name: string;
+            /** @description The machine identity of the node. */
+            nodeId: string;
+            ip: string;
+            /** @description Its heartbeat is recent. */
+            online: boolean;
+            version: string;
+        };
+        /** @description The nodes of the cluster, by name. */
+        NodeSummaryList: {
+            items: components["schemas"]["NodeSummary"][];
         };
         /** @description The operation was carried out. */
         Ok: {
@@ -831,6 +866,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SystemInfo"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNodeSummaries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nodes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeSummaryList"];
                 };
             };
             /** @description The request breaks a rule; `details` names each field. */

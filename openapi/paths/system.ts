@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { SystemInfo } from '../schemas/system.ts';
+import { NodeSummaryList, SystemInfo } from '../schemas/system.ts';
 
 export const systemOperations = {
   getSystemInfo: defineOperation({
@@ -11,6 +11,15 @@ export const systemOperations = {
     summary: 'Versions, dev mode and features for the console shell',
     permission: 'authenticated',
     responses: { 200: { description: 'The information.', schema: SystemInfo } },
+  }),
+  listNodeSummaries: defineOperation({
+    operationId: 'listNodeSummaries',
+    method: 'get',
+    path: '/api/system/nodes',
+    tag: 'system',
+    summary: 'The nodes of the cluster, for the dashboard\'s node selector',
+    permission: 'authenticated',
+    responses: { 200: { description: 'The nodes.', schema: NodeSummaryList } },
   }),
   getHealth: defineOperation({
     operationId: 'getHealth',

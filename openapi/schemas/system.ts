@@ -10,3 +10,16 @@ export const SystemInfo = z
     nodeCount: z.number().int().describe('Nodes in the cluster; the header node selector appears above one.'),
   })
   .meta({ id: 'SystemInfo', description: 'What the console needs to draw its shell.' });
+
+export const NodeSummary = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    nodeId: z.string().describe('The machine identity of the node.'),
+    ip: z.string(),
+    online: z.boolean().describe('Its heartbeat is recent.'),
+    version: z.string(),
+  })
+  .meta({ id: 'NodeSummary', description: 'A node of the cluster, as the header node selector lists it.' });
+
+export const NodeSummaryList = z.object({ items: z.array(NodeSummary) }).meta({ id: 'NodeSummaryList', description: 'The nodes of the cluster, by name.' });

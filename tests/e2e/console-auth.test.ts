@@ -142,7 +142,13 @@ describe('console: sign in', () => {
     await harness.app.services.nodes.upsert({ nodeId: 'second-node', name: 'second', ip: '127.0.0.2', version: 'test' });
     await page.reload();
     await page.getByLabel('Node').waitFor();
-    expect(await page.getByLabel('Node').inputValue()).toBe('all');
+    const options = await page.getByLabel('Node').locator('option').allTextContents();
+    expect(options).toContain('second (127.0.0.2)');
+    const second = await page.getByLabel('Node').locator('option', { hasText: 'second' }).getAttribute('value');
+    await page.getByLabel('Node').selectOption(second as string);
+    await page.waitForURL(new RegExp(`/my\\?node=${second}$`));
+    await page.reload();
+    expect(await page.getByLabel('Node').inputValue()).toBe(second);
     await screenshot(page, 'dashboard-two-nodes');
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { name: 'Users' }).waitFor();

@@ -3,7 +3,8 @@ import { Link, matchPath, useLocation } from 'react-router-dom';
 import { Icon } from '../components/icons.tsx';
 import { Switch } from '../components/Switch.tsx';
 import { useCurrentUser } from '../data/auth/queries.ts';
-import { useSystemInfo } from '../data/system/queries.ts';
+import { useNodeSummaries, useSystemInfo, type NodeSummary } from '../data/system/queries.ts';
+import { useSelectedNode } from './node-selection.ts';
 import { useCurrentPageTitle } from './breadcrumbs.tsx';
 import { AREAS } from './routes.tsx';
 import { useTheme } from './theme.ts';
@@ -24,20 +25,22 @@ function useCrumbs(): Crumb[] {
   return [{ label: area.label, to: area.path }, { label: pageTitle ?? screen?.label ?? '' }];
 }
 
-/**
- * The node selector: only on the dashboard and only with more than one node. The nodes API is not
- * there yet, so it offers the cluster as a whole; the dashboard of a later release adds the nodes.
- */
-function NodeSelector({ nodeCount }: { nodeCount: number }) {
+/** The node selector: only on the dashboard and only with more than one node. */
+function NodeSelector({ nodes }: { nodes: NodeSummary[] }) {
   const id = useId();
+  const [selected, select] = useSelectedNode();
   return (
     <div className="node-selector">
       <label htmlFor={id}>
         <Icon name="server" />
         <span className="visually-hidden">Node</span>
       </label>
-      <select id={id} defaultValue="all">
-        <option value="all">All nodes ({nodeCount})</option>
+      <select id={id} value={selected ?? nodes[0]?.id ?? ''} onChange={(event) => select(Number(event.target.value))}>
+        {nodes.map((node) => (
+          <option key={node.id} value={node.id}>
+            {node.name} ({node.ip}){node.online ? '' : ' – offline'}
+          </option>
+        ))}
       </select>
     </div>
   );
@@ -50,6 +53,7 @@ export function Header() {
   const [theme, setTheme] = useTheme();
   const crumbs = useCrumbs();
   const onDashboard = pathname === '/my' || pathname === '/my/';
+  const { data: nodes } = useNodeSummaries(onDashboard && (info?.nodeCount ?? 0) > 1);
 
   return (
     <header className="header">
@@ -67,7 +71,7 @@ export function Header() {
         </ol>
       </nav>
       <div className="header-tools">
-        {onDashboard && info && info.nodeCount > 1 && <NodeSelector nodeCount={info.nodeCount} />}
+        {onDashboard && nodes && nodes.items.length > 1 && <NodeSelector nodes={nodes.items} />}
         {info?.devMode && (
           <span className="dev-marker" title="Dev mode is on">
             DEV
