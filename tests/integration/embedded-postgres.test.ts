@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../api/db/embedded.ts';
+import { livePostmasterPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../api/db/embedded.ts';
 
 let dir: string;
 let dataDir: string;
@@ -91,8 +91,11 @@ describe('startEmbeddedPostgres', () => {
     const pid = postmasterPid();
     expect(isRunning(pid)).toBe(true);
     expect(postgresProcesses()).toContain(pid);
+    // What `users create-admin` and `migrate` join instead of taking the directory over.
+    expect(await livePostmasterPort(dataDir)).toBe(Number(new URL(database.url()).port));
 
     await database.stop();
+    expect(await livePostmasterPort(dataDir)).toBeUndefined();
     expect(isRunning(pid)).toBe(false);
     expect(postgresProcesses()).toEqual([]);
     expect(existsSync(path.join(dataDir, 'postmaster.pid'))).toBe(false);
@@ -130,7 +133,8 @@ describe('startEmbeddedPostgres', () => {
     await database.stop();
     const other = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {
-      writeFileSync(path.join(dataDir, 'postmaster.pid'), `${other.pid}\n${dataDir}\n`);
+      writeFileSync(path.join(dataDir, 'postmaster.pid'), `${other.pid}\n${dataDir}\n1700000000\n5432\n`);
+      expect(await livePostmasterPort(dataDir)).toBeUndefined();
       const lines: string[] = [];
       const again = await start((line) => lines.push(line));
       expect(lines.some((line) => line.startsWith('stopping the Postgres'))).toBe(false);
