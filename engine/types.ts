@@ -238,9 +238,29 @@ export interface LogLine {
 export type Actor = { kind: 'user'; userId: number; username: string } | { kind: 'timer'; timerId: number; name: string } | { kind: 'engine' };
 
 export type EngineEvent =
-  | { type: 'state'; jobId: string; state: JobState; desired: DesiredState; at: number; reason?: ExitReason; detail?: string }
+  | {
+      type: 'state';
+      jobId: string;
+      state: JobState;
+      desired: DesiredState;
+      at: number;
+      reason?: ExitReason;
+      detail?: string;
+      /** The process (and process group) alive at this moment, when there is one: `running` always has it, `starting` never (it is entered before the spawn). */
+      pid?: number;
+    }
   | { type: 'progress'; jobId: string; progress: Progress; at: number }
   | { type: 'log'; jobId: string; line: LogLine }
   | { type: 'exit'; jobId: string; reason: ExitReason; code: number | null; signal: string | null; detail: string; at: number; willRestart: boolean }
-  | { type: 'stats'; jobId: string; cpuPercent: number; rssBytes: number; at: number }
+  | {
+      type: 'stats';
+      jobId: string;
+      cpuPercent: number;
+      rssBytes: number;
+      at: number;
+      /** Output bitrate over the last seconds, when known (see JobRunnerStatus.outputBitrateKbps). */
+      outputBitrateKbps?: number;
+      /** Input bitrate, when known: ffmpeg 5.1 does not report it, so the runner leaves it out. */
+      inputBitrateKbps?: number;
+    }
   | { type: 'failover'; jobId: string; to: 'primary' | 'failover'; reason: string; at: number };

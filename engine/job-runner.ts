@@ -1,0 +1,353 @@
+import { mkdir } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { FailoverPolicy, probeInput, type ActiveInput } from './failover.ts';
+import { buildFfmpegArgs } from './ffmpeg/build-args.ts';
+import { ffmpegLogLevelFor, parseFfmpegLogLine } from './logs/ffmpeg-log-parser.ts';
+import { JobLogWriter } from './logs/job-log.ts';
+import { TsFanout } from './mpegts-fanout.ts';
+import { CpuMeter } from './stats/process-tree.ts';
+import type { Backoff } from './supervisor/backoff.ts';
+import { ProcessSupervisor } from './supervisor/process-supervisor.ts';
+import { LOG_LEVELS, type DesiredState, type EngineEvent, type InputSpec, type JobSpec, type JobState, type LogLevel, type LogLine } from './types.ts';
+
+export interface JobRunnerDeps {
+  /** Default: `ffmpeg` from PATH. */
+  ffmpegPath?: string;
+  /** Used to probe the primary input while on failover. Default: `ffprobe` from PATH. */
+  ffprobePath?: string;
+  /** The job's log file on this node (rotated at the spec's logMaxSizeInMegaBytes). */
+  logFile: string;
+  /** The node this runner executes on, reported in the status. */
+  nodeName: string;
+  onEvent: (event: EngineEvent) => void;
+  /** Clock for event times (ms since the epoch). */
+  now?: () => number;
+  /** SIGINT → SIGKILL grace on stop and soft restart (default 5 s). */
+  stopGraceMs?: number;
+  /** CPU/RSS sampling period while a process runs (default 2 s). */
+  statsIntervalMs?: number;
+  /** A process running this long resets the restart attempt count (default 10 s). */
+  healthyAfterMs?: number;
+  /** Restart delays (default 250 ms doubling to 30 s). */
+  backoff?: Backoff;
+  /** How often the primary is probed while on failover (default 2 s), and each probe's limit (default 5 s). */
+  probeIntervalMs?: number;
+  probeTimeoutMs?: number;
+  /** Replaces the ffprobe check of the primary input (tests, or a cheaper check for some sources). */
+  probePrimary?: (input: InputSpec) => Promise<boolean>;
+  /** The least time a primary gets to deliver its first media after a start or a return (default 10 s). */
+  failoverOpeningAllowanceMs?: number;
+}
+
+export interface JobRunnerStatus {
+  state: JobState;
+  desired: DesiredState;
+  pid: number | null;
+  /** Processes started again (automatically or by restart/reload/failover) since the job was started. */
+  restarts: number;
+  /** CPU of the whole process group, 100 = one core. 0 when no process runs. */
+  cpuPercent: number;
+  rssBytes: number;
+  /**
+   * Always null: ffmpeg 5.1 reports no input byte count in `-progress`, and /proc/<pid>/io does not
+   * count bytes received from sockets (UDP, TCP, SRT), so there is nothing honest to show.
+   */
+  inputBitrateKbps: number | null;
+  /**
+   * Bytes out over the last few seconds: ffmpeg's `total_size` from the progress blocks when it
+   * reports one; with the tee muxer (every job the builder makes) ffmpeg 5.1 reports
+   * `total_size=N/A`, so for an mpegts output the bytes the fan-out received are counted instead.
+   * null when neither is known (e.g. a job whose outputs are all UDP/SRT/RTMP through tee).
+   */
+  outputBitrateKbps: number | null;
+  /** When the job was last started (by an operator or a timer), ms since the epoch; null while stopped. */
+  startedAt: number | null;
+  /** When the current process was spawned, ms since the epoch. */
+  lastStartAt: number | null;
+  /** Seconds since the job was started (across restarts); null while stopped. */
+  uptimeSeconds: number | null;
+  /** Seconds since the current process was spawned; null when none runs. */
+  secondsSinceLastStart: number | null;
+  lastExit: Extract<EngineEvent, { type: 'exit' }> | null;
+  activeInput: ActiveInput;
+  node: string;
+}
+
+const OUTPUT_RATE_WINDOW_MS = 3_000;
+
+function rank(level: LogLevel): number {
+  return LOG_LEVELS.indexOf(level);
+}
+
+/**
+ * Runs one job: builds its argv (the failover input when the policy says so), supervises the
+ * process, writes the supervisor's lines and ffmpeg's stderr to the job's log, samples CPU and
+ * memory, fans the MPEG-TS of an mpegts output out to HTTP clients, and switches inputs on failover.
+ */
+export class JobRunner {
+  private spec: JobSpec;
+  private readonly deps: JobRunnerDeps;
+  private readonly clock: () => number;
+  private readonly supervisor: ProcessSupervisor;
+  private log: JobLogWriter;
+  private failover: FailoverPolicy | undefined;
+  private usesStdout = false;
+  /** The input the last built command reads, and the one the current process reads. */
+  private commandInput: ActiveInput = 'primary';
+  private processInput: ActiveInput = 'primary';
+  private fanout: TsFanout | undefined;
+  private meter: CpuMeter | undefined;
+  private statsTimer: NodeJS.Timeout | undefined;
+  private cpuPercent = 0;
+  private rssBytes = 0;
+  private outputSamples: Array<{ at: number; bytes: number }> = [];
+  private lastProgressBitrate: number | null = null;
+
+  constructor(spec: JobSpec, deps: JobRunnerDeps) {
+    this.spec = spec;
+    this.deps = deps;
+    this.clock = deps.now ?? Date.now;
+    this.log = this.openLog(spec);
+    this.failover = this.makeFailover(spec);
+    if (this.needsFanout(spec)) this.ensureFanout();
+
+    this.supervisor = new ProcessSupervisor({
+      id: spec.id,
+      command: () => this.command(),
+      progressFd: 3,
+      staleTimeoutMs: spec.staleTimeoutSeconds * 1000,
+      restart: {
+        attempts: spec.restartAttempts,
+        backoff: deps.backoff,
+        healthyAfterMs: deps.healthyAfterMs,
+        onFinish: spec.videoType === 'LIVE',
+      },
+      stopGraceMs: deps.stopGraceMs ?? 5_000,
+      onStdout: (stream) => this.takeStdout(stream),
+      now: this.clock,
+    });
+    this.wire();
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  start(): void {
+    if (this.supervisor.desired !== 'running' || this.supervisor.state === 'failed') this.failover?.start();
+    this.supervisor.start();
+  }
+
+  async stop(): Promise<void> {
+    this.failover?.stop();
+    await this.supervisor.stop();
+    await this.log.flush();
+  }
+
+  async restart(mode: 'hard' | 'soft'): Promise<void> {
+    if (this.supervisor.state === 'stopped' || this.supervisor.state === 'failed') this.failover?.start();
+    await this.supervisor.restart(mode);
+  }
+
+  /** Applies a changed spec: the next process is built from it; a running job is restarted softly. */
+  async reload(spec: JobSpec): Promise<void> {
+    if (spec.id !== this.spec.id) throw new Error(`reload: job ${this.spec.id} cannot become ${spec.id}`);
+    const previous = this.spec;
+    this.spec = spec;
+    if (previous.logLevel !== spec.logLevel || previous.logMaxSizeInMegaBytes !== spec.logMaxSizeInMegaBytes) {
+      const old = this.log;
+      this.log = this.openLog(spec);
+      await old.close();
+    }
+    if (JSON.stringify(previous.failover) !== JSON.stringify(spec.failover) || JSON.stringify(previous.input) !== JSON.stringify(spec.input)) {
+      this.failover?.stop();
+      this.failover = this.makeFailover(spec);
+      if (this.supervisor.desired === 'running') this.failover?.start();
+    }
+    if (this.needsFanout(spec)) this.ensureFanout();
+    this.supervisor.configure({
+      staleTimeoutMs: spec.staleTimeoutSeconds * 1000,
+      restart: { attempts: spec.restartAttempts, onFinish: spec.videoType === 'LIVE' },
+    });
+    if (this.supervisor.desired === 'running') {
+      this.note('NOTICE', 'configuration changed: reload (soft restart)');
+      await this.supervisor.restart('soft');
+    }
+  }
+
+  /** The MPEG-TS fan-out of an mpegts output (it lives across restarts); undefined when the job has none. */
+  mpegts(): TsFanout | undefined {
+    return this.fanout;
+  }
+
+  status(): JobRunnerStatus {
+    const now = this.clock();
+    const running = this.supervisor.pid !== undefined;
+    const startedAt = this.supervisor.desired === 'running' ? (this.supervisor.startedAt ?? null) : null;
+    const lastStartAt = this.supervisor.spawnedAt ?? null;
+    return {
+      state: this.supervisor.state,
+      desired: this.supervisor.desired,
+      pid: this.supervisor.pid ?? null,
+      restarts: this.supervisor.restarts,
+      cpuPercent: running ? this.cpuPercent : 0,
+      rssBytes: running ? this.rssBytes : 0,
+      inputBitrateKbps: null,
+      outputBitrateKbps: running ? this.outputBitrate() : null,
+      startedAt,
+      lastStartAt,
+      uptimeSeconds: startedAt === null ? null : Math.max(0, (now - startedAt) / 1000),
+      secondsSinceLastStart: lastStartAt === null ? null : Math.max(0, (now - lastStartAt) / 1000),
+      lastExit: this.supervisor.lastExit ?? null,
+      activeInput: this.failover?.active ?? 'primary',
+      node: this.deps.nodeName,
+    };
+  }
+
+  /** Stops the job and releases what it holds (log file, fan-out). */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.fanout?.close();
+    await this.log.close();
+  }
+
+  private openLog(spec: JobSpec): JobLogWriter {
+    return new JobLogWriter(this.deps.logFile, { maxSizeBytes: spec.logMaxSizeInMegaBytes * 1024 * 1024, minLevel: spec.logLevel });
+  }
+
+  private makeFailover(spec: JobSpec): FailoverPolicy | undefined {
+    const failover = spec.failover;
+    if (!failover) return undefined;
+    const probe = () =>
+      this.deps.probePrimary
+        ? this.deps.probePrimary(this.spec.input)
+        : probeInput(this.spec.input, { ffprobePath: this.deps.ffprobePath, ffmpegPath: this.deps.ffmpegPath, timeoutMs: this.deps.probeTimeoutMs });
+    return new FailoverPolicy({
+      switchTimeoutMs: failover.switchTimeoutSeconds * 1000,
+      returnAfterHealthyMs: (failover.returnAfterHealthySeconds ?? 10) * 1000,
+      probeIntervalMs: this.deps.probeIntervalMs ?? 2_000,
+      openingAllowanceMs: this.deps.failoverOpeningAllowanceMs,
+      probe,
+      onSwitch: (to, reason) => this.onFailoverSwitch(to, reason),
+      onNotice: (text) => this.note('INFO', `failover: ${text}`),
+    });
+  }
+
+  private onFailoverSwitch(to: ActiveInput, reason: string): void {
+    this.deps.onEvent({ type: 'failover', jobId: this.spec.id, to, reason, at: this.clock() });
+    this.note('WARNING', `failover: switching to the ${to === 'primary' ? 'primary' : 'failover'} input: ${reason}`);
+    // Leaving a silent primary: kill at once (a blocked read may ignore SIGINT). Returning to a healthy primary: graceful.
+    void this.supervisor.restart(to === 'failover' ? 'hard' : 'soft');
+  }
+
+  private needsFanout(spec: JobSpec): boolean {
+    return spec.outputs.some((o) => o.type === 'mpegts' && !o.disabled);
+  }
+
+  private ensureFanout(): void {
+    this.fanout ??= new TsFanout();
+  }
+
+  /** Each new process's stdout feeds the same fan-out, so HTTP clients stay connected across restarts. */
+  private takeStdout(stream: Readable): void {
+    if (this.usesStdout && this.fanout) this.fanout.attach(stream);
+    else stream.resume();
+  }
+
+  private async command(): Promise<{ file: string; args: string[] }> {
+    const level = ffmpegLogLevelFor(this.spec.logLevel);
+    const input: ActiveInput = this.failover?.active ?? 'primary';
+    const built = buildFfmpegArgs(this.spec, {
+      useFailover: input === 'failover',
+      // The exit classifier needs ffmpeg's error lines even when the job keeps only FATAL.
+      ffmpegLogLevel: level === 'fatal' ? 'error' : level,
+    });
+    await Promise.all(built.directories.map((dir) => mkdir(dir, { recursive: true })));
+    this.usesStdout = built.usesStdout;
+    this.commandInput = input;
+    if (built.usesStdout) this.ensureFanout();
+    return { file: this.deps.ffmpegPath ?? 'ffmpeg', args: built.args };
+  }
+
+  private write(line: LogLine): void {
+    if (rank(line.level) < rank(this.spec.logLevel)) return;
+    this.log.write(line);
+    this.deps.onEvent({ type: 'log', jobId: this.spec.id, line });
+  }
+
+  private note(level: LogLevel, text: string): void {
+    this.write({ time: this.clock(), level, text, source: 'supervisor' });
+  }
+
+  private wire(): void {
+    const s = this.supervisor;
+    s.on('state', (event) => this.deps.onEvent(event));
+    s.on('exit', (event) => {
+      this.stopStats();
+      this.deps.onEvent(event);
+    });
+    s.on('notice', (event) => this.write({ time: event.at, level: event.level, text: event.text, source: 'supervisor' }));
+    s.on('log', (event) => this.write(parseFfmpegLogLine(event.raw, event.at)));
+    s.on('progress', ({ advanced, ...event }) => {
+      // Only the primary's own media counts for the primary (not the old process of a switch going down).
+      if (advanced && this.processInput === 'primary') this.failover?.progress();
+      this.recordOutput(event.progress.totalSizeBytes ?? (this.usesStdout ? this.fanout?.bytesIn : undefined), event.progress.bitrateKbps);
+      this.deps.onEvent(event);
+    });
+    s.on('spawn', (event) => {
+      this.processInput = this.commandInput;
+      this.outputSamples = [];
+      this.lastProgressBitrate = null;
+      this.startStats(event.pid);
+    });
+  }
+
+  private startStats(pgid: number): void {
+    this.stopStats();
+    const meter = new CpuMeter(pgid);
+    this.meter = meter;
+    const every = this.deps.statsIntervalMs ?? 2_000;
+    const sample = async () => {
+      try {
+        const { cpuPercent, rssBytes } = await meter.sample();
+        if (this.meter !== meter) return;
+        this.cpuPercent = cpuPercent;
+        this.rssBytes = rssBytes;
+        const outputBitrateKbps = this.outputBitrate();
+        this.deps.onEvent({ type: 'stats', jobId: this.spec.id, cpuPercent, rssBytes, at: this.clock(), ...(outputBitrateKbps !== null ? { outputBitrateKbps } : {}) });
+      } catch {
+        // /proc unreadable for a moment: the next sample tries again.
+      }
+      if (this.meter === meter) this.statsTimer = setTimeout(() => void sample(), every);
+    };
+    this.statsTimer = setTimeout(() => void sample(), every);
+  }
+
+  private stopStats(): void {
+    clearTimeout(this.statsTimer);
+    this.statsTimer = undefined;
+    this.meter = undefined;
+    this.cpuPercent = 0;
+    this.rssBytes = 0;
+  }
+
+  private recordOutput(bytes: number | undefined, progressBitrate: number | undefined): void {
+    if (progressBitrate !== undefined) this.lastProgressBitrate = progressBitrate;
+    if (bytes === undefined) return;
+    const at = performance.now();
+    this.outputSamples.push({ at, bytes });
+    while (this.outputSamples.length > 2 && at - this.outputSamples[1].at >= OUTPUT_RATE_WINDOW_MS) this.outputSamples.shift();
+  }
+
+  private outputBitrate(): number | null {
+    const samples = this.outputSamples;
+    if (samples.length >= 2) {
+      const first = samples[0];
+      const last = samples[samples.length - 1];
+      const seconds = (last.at - first.at) / 1000;
+      if (seconds >= 1) return Math.round(((last.bytes - first.bytes) * 8) / seconds / 100) / 10;
+    }
+    return this.lastProgressBitrate;
+  }
+}

@@ -1,0 +1,160 @@
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+
+/**
+ * CPU and memory of a job's process tree, read from /proc. Every job runs in its own process
+ * group, so "the tree" is every process whose process group id is the job's pgid: ffmpeg and
+ * anything it started, however deep.
+ */
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** utime + stime, in clock ticks. */
+  cpuTicks: number;
+  rssPages: number;
+  /** Since boot, in clock ticks. */
+  startTicks: number;
+  state: string;
+}
+
+let clock: { ticksPerSecond: number; pageSize: number } | undefined;
+
+function systemClock(): { ticksPerSecond: number; pageSize: number } {
+  if (!clock) {
+    const conf = (name: string, fallback: number) => {
+      try {
+        const n = Number.parseInt(execFileSync('getconf', [name], { encoding: 'utf8' }).trim(), 10);
+        return Number.isFinite(n) && n > 0 ? n : fallback;
+      } catch {
+        return fallback;
+      }
+    };
+    clock = { ticksPerSecond: conf('CLK_TCK', 100), pageSize: conf('PAGESIZE', 4096) };
+  }
+  return clock;
+}
+
+/** Parses /proc/<pid>/stat; the command name may hold spaces and parentheses, so fields are counted after the last ')'. */
+export function parseProcStat(pid: number, stat: string): ProcEntry | undefined {
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const f = stat.slice(close + 2).split(' ');
+  // f[0] is field 3 (state) of proc(5).
+  return {
+    pid,
+    state: f[0],
+    ppid: Number(f[1]),
+    pgid: Number(f[2]),
+    cpuTicks: Number(f[11]) + Number(f[12]),
+    startTicks: Number(f[19]),
+    rssPages: Number(f[21]),
+  };
+}
+
+export interface ProcTable {
+  entries: ProcEntry[];
+  /** Seconds since boot when the scan began: the time the CPU counters belong to. */
+  uptimeSeconds: number;
+}
+
+let table: { at: number; scan: Promise<ProcTable> } | undefined;
+/**
+ * One scan of /proc serves every job sampled within this window: with many jobs on a node, /proc
+ * is read about once a second, not once per job.
+ */
+const SCAN_REUSE_MS = 1_000;
+
+/** All processes, from one scan of /proc (shared by callers within a second). Processes that vanish mid-scan are skipped. */
+export function readProcTable(options: { fresh?: boolean } = {}): Promise<ProcTable> {
+  const now = Date.now();
+  if (!options.fresh && table && now - table.at < SCAN_REUSE_MS) return table.scan;
+  const scan = (async () => {
+    const uptimeSeconds = await secondsSinceBoot();
+    const names = await readdir('/proc');
+    const stats = await Promise.all(
+      names
+        .filter((n) => /^\d+$/.test(n))
+        .map(async (n) => {
+          try {
+            return parseProcStat(Number(n), await readFile(`/proc/${n}/stat`, 'utf8'));
+          } catch {
+            return undefined;
+          }
+        }),
+    );
+    return { entries: stats.filter((s): s is ProcEntry => s !== undefined), uptimeSeconds };
+  })();
+  table = { at: now, scan };
+  scan.catch(() => {
+    if (table?.scan === scan) table = undefined;
+  });
+  return scan;
+}
+
+/** The processes of a process group (zombies excluded: they hold no resources and are gone once reaped). */
+export async function processGroupMembers(pgid: number, options: { fresh?: boolean } = {}): Promise<ProcEntry[]> {
+  return (await readProcTable(options)).entries.filter((e) => e.pgid === pgid && e.state !== 'Z');
+}
+
+interface GroupSample {
+  cpuSeconds: number;
+  rssBytes: number;
+  pids: number[];
+  /** When the counters were read, in seconds since boot; the leader's start likewise (undefined once it is gone). */
+  uptimeSeconds: number;
+  leaderStartSeconds: number | undefined;
+}
+
+async function sampleGroup(pgid: number, options: { fresh?: boolean } = {}): Promise<GroupSample> {
+  const { ticksPerSecond, pageSize } = systemClock();
+  const { entries, uptimeSeconds } = await readProcTable(options);
+  const members = entries.filter((e) => e.pgid === pgid && e.state !== 'Z');
+  const leader = members.find((e) => e.pid === pgid);
+  return {
+    cpuSeconds: members.reduce((sum, e) => sum + e.cpuTicks, 0) / ticksPerSecond,
+    rssBytes: members.reduce((sum, e) => sum + e.rssPages, 0) * pageSize,
+    pids: members.map((e) => e.pid),
+    uptimeSeconds,
+    leaderStartSeconds: leader ? leader.startTicks / ticksPerSecond : undefined,
+  };
+}
+
+/** CPU seconds used so far and memory held by every process of the group. `fresh` skips the shared recent scan. */
+export async function sampleProcessGroup(pgid: number, options: { fresh?: boolean } = {}): Promise<{ cpuSeconds: number; rssBytes: number; pids: number[] }> {
+  const { cpuSeconds, rssBytes, pids } = await sampleGroup(pgid, options);
+  return { cpuSeconds, rssBytes, pids };
+}
+
+async function secondsSinceBoot(): Promise<number> {
+  return Number.parseFloat((await readFile('/proc/uptime', 'utf8')).split(' ')[0]);
+}
+
+/**
+ * CPU% (100 = one core fully busy; a tree using two cores reads 200) and RSS of a process group.
+ * Each sample measures the CPU time used since the previous one; the first measures it since the
+ * group's leader started.
+ */
+export class CpuMeter {
+  private last: { cpuSeconds: number; at: number } | undefined;
+  private lastPercent = 0;
+
+  constructor(readonly pgid: number) {}
+
+  async sample(): Promise<{ cpuPercent: number; rssBytes: number }> {
+    const group = await sampleGroup(this.pgid);
+    let cpuPercent = this.lastPercent;
+    if (this.last) {
+      const wall = group.uptimeSeconds - this.last.at;
+      // A scan shared with another job may be the same one as last time: keep the last figure.
+      if (wall > 0) cpuPercent = (Math.max(0, group.cpuSeconds - this.last.cpuSeconds) / wall) * 100;
+    } else if (group.leaderStartSeconds !== undefined) {
+      const alive = group.uptimeSeconds - group.leaderStartSeconds;
+      if (alive > 0) cpuPercent = (group.cpuSeconds / alive) * 100;
+    }
+    if (!this.last || group.uptimeSeconds > this.last.at) this.last = { cpuSeconds: group.cpuSeconds, at: group.uptimeSeconds };
+    this.lastPercent = Math.round(cpuPercent * 10) / 10;
+    return { cpuPercent: this.lastPercent, rssBytes: group.rssBytes };
+  }
+}
