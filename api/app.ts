@@ -11,9 +11,27 @@ import { errorHandler } from './http/error-handler.ts';
 import { mountOperations } from './http/operations.ts';
 import { requestContext } from './http/request-context.ts';
 import { authRoutes } from './routes/auth.ts';
+import { streamRoutes } from './routes/streams.ts';
 import { systemRoutes } from './routes/system.ts';
 import { userRoutes } from './routes/users.ts';
 import type { Services } from './services/index.ts';
+
+const STREAM_TYPES: Record<string, string> = {
+  '.m3u8': 'application/vnd.apple.mpegurl',
+  '.mpd': 'application/dash+xml',
+  '.ts': 'video/mp2t',
+  '.m4s': 'video/iso.segment',
+  '.mp4': 'video/mp4',
+  '.vtt': 'text/vtt',
+};
+
+function setStreamHeaders(res: express.Response, file: string): void {
+  const type = STREAM_TYPES[path.extname(file)];
+  if (type) res.setHeader('Content-Type', type);
+  // Playlists and manifests change every segment; segments never change once written.
+  res.setHeader('Cache-Control', /\.(m3u8|mpd)$/.test(file) ? 'no-cache' : 'public, max-age=60');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+}
 
 export interface AppOptions {
   /** The built console (console/dist); absent or missing: the API alone. */
@@ -39,9 +57,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   api.use(cookieParser());
   api.use(refuseCrossSiteWrites);
   api.use(authenticate(services.auth));
-  mountOperations(api, operations, [...systemRoutes(services, openApiDocument), ...authRoutes(services), ...userRoutes(services)]);
+  mountOperations(api, operations, [...systemRoutes(services, openApiDocument), ...authRoutes(services), ...userRoutes(services), ...streamRoutes(services)]);
   api.use('/api', (req, _res, next) => next(new NotFoundError(`${req.method} ${req.originalUrl}`)));
   app.use(api);
+  // Segmented outputs (HLS, DASH, CMAF) as an origin serves them; their keys stay behind /api.
+  app.use('/streams', express.static(services.paths.streamsDir, { index: false, dotfiles: 'deny', maxAge: 0, setHeaders: setStreamHeaders }));
 
   const consoleDir = options.consoleDir;
   if (consoleDir && existsSync(path.join(consoleDir, 'index.html'))) {

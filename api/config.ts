@@ -32,3 +32,27 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: P
     ...overrides,
   };
 }
+
+/** Where a node keeps what its jobs write and read, all under the data directory. */
+export interface DataPaths {
+  /** Segmented outputs (hls, dash, cmaf), served at /streams/. */
+  streamsDir: string;
+  /** AES-128 keys of encrypted HLS outputs. */
+  keysDir: string;
+  /** Uploaded watermark images. */
+  watermarksDir: string;
+  /** One log file per job. */
+  logsDir: string;
+  /** Process records of running jobs (for recovery after a crash). */
+  runDir: string;
+}
+
+export function dataPaths(dataDir: string): DataPaths {
+  return {
+    streamsDir: path.join(dataDir, 'streams'),
+    keysDir: path.join(dataDir, 'keys'),
+    watermarksDir: path.join(dataDir, 'watermarks'),
+    logsDir: path.join(dataDir, 'logs'),
+    runDir: path.join(dataDir, 'run'),
+  };
+}

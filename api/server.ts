@@ -6,11 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PRODUCT_VERSION } from '../openapi/version.ts';
 import { createApp } from './app.ts';
-import type { ServerConfig } from './config.ts';
+import { dataPaths, type ServerConfig } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { livePostmasterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateUp } from './db/migrate.ts';
 import { EventBus } from './events/event-bus.ts';
+import { startLocalNode } from './node/index.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
@@ -68,7 +69,7 @@ export async function openDatabase(
   return { url: embedded.url('mediaplane'), embedded };
 }
 
-/** API + console + this machine's node registration: what `mediaplane server` runs. */
+/** API + console + this machine's node (its reconciler runs the jobs placed here): what `mediaplane server` runs. */
 export async function startServer(config: ServerConfig, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
   const database = await openDatabase(config, log);
   const db = createDb(database.url, 20);
@@ -81,15 +82,17 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
     const events = new EventBus(database.url, db, log);
     await events.start();
     stops.push(() => events.stop());
+    const paths = dataPaths(config.dataDir);
     const services = createServices(db, events, {
       devMode: config.devMode,
+      paths,
       auth: { sessionIdleMinutes: config.sessionIdleMinutes, sessionMaxHours: config.sessionMaxHours },
     });
     const firstAdmin = await services.admin.ensureFirstAdmin();
 
     mkdirSync(config.dataDir, { recursive: true });
     const nodeId = persistentSecret(config.dataDir, 'node-id', () => `${hostname()}-${randomUUID().slice(0, 8)}`);
-    await services.nodes.upsert({ nodeId, name: config.nodeName, ip: primaryAddress(), version: PRODUCT_VERSION });
+    const node = await services.nodes.upsert({ nodeId, name: config.nodeName, ip: primaryAddress(), version: PRODUCT_VERSION });
     const heartbeat = setInterval(() => void services.nodes.heartbeat(nodeId).catch(() => {}), 10_000);
     const purge = setInterval(() => void services.auth.purgeExpiredSessions().catch(() => {}), 10 * 60_000);
     heartbeat.unref();
@@ -113,6 +116,9 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
     );
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+
+    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log });
+    stops.push(() => localNode.stop());
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return { url: `http://${shownHost}:${port}`, port, db, services, firstAdmin, stop };
   } catch (error) {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { FailoverPolicy, probeInput, type ActiveInput } from './failover.ts';
 import { buildFfmpegArgs } from './ffmpeg/build-args.ts';
+import { prepareHlsKeys } from './ffmpeg/hls-keys.ts';
 import { ffmpegLogLevelFor, parseFfmpegLogLine } from './logs/ffmpeg-log-parser.ts';
 import { JobLogWriter } from './logs/job-log.ts';
 import { TsFanout } from './mpegts-fanout.ts';
@@ -264,6 +265,7 @@ export class JobRunner {
       ffmpegLogLevel: level === 'fatal' ? 'error' : level,
     });
     await Promise.all(built.directories.map((dir) => mkdir(dir, { recursive: true })));
+    await prepareHlsKeys(this.spec);
     this.usesStdout = built.usesStdout;
     this.commandInput = input;
     if (built.usesStdout) this.ensureFanout();
@@ -300,6 +302,7 @@ export class JobRunner {
       this.outputSamples = [];
       this.lastProgressBitrate = null;
       this.startStats(event.pid);
+      this.deps.onEvent({ type: 'spawn', jobId: this.spec.id, pid: event.pid, at: event.at });
     });
   }
 

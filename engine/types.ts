@@ -238,6 +238,8 @@ export interface LogLine {
 export type Actor = { kind: 'user'; userId: number; username: string } | { kind: 'timer'; timerId: number; name: string } | { kind: 'engine' };
 
 export type EngineEvent =
+  /** A process was started (its pid is its process group): what a crash-safe registry records. */
+  | { type: 'spawn'; jobId: string; pid: number; at: number }
   | {
       type: 'state';
       jobId: string;

@@ -72,6 +72,125 @@ export interface NodesTable {
   created_at: CreatedAt;
 }
 
+export interface AudioPresetsTable {
+  id: Generated<number>;
+  name: string;
+  audio_codec: string;
+  audio_bitrate: number;
+  channels: number | null;
+  sample_rate: number;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface VideoPresetsTable {
+  id: Generated<number>;
+  name: string;
+  video_codec: string;
+  gpu: Generated<boolean>;
+  video_bitrate: number;
+  audio_preset_id: number;
+  advanced_option: string | null;
+  video_codec_parameters: ColumnType<Record<string, string | number | boolean>, string, string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface WatermarksTable {
+  id: Generated<number>;
+  name: string;
+  file: string;
+  alpha: number;
+  scale_percent: number;
+  image_width: number;
+  image_height: number;
+  scaled_width: number;
+  scaled_height: number;
+  resolution: ColumnType<{ value: string; name?: string; width?: number; height?: number }, string, string>;
+  x: number;
+  y: number;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: 'relay' | 'encoding';
+  name: string;
+  video_type: string;
+  is_template: Generated<boolean>;
+  template_type: string | null;
+  active: Generated<boolean>;
+  restart_seq: Generated<number>;
+  restart_mode: string | null;
+  desired_actor: ColumnType<unknown, string | null, string | null> | null;
+  saved: Generated<boolean>;
+  node_id: number | null;
+  assigned_node_id: number | null;
+  input_type: string;
+  output_types: string[];
+  preset_id: number | null;
+  watermark_id: number | null;
+  config: ColumnType<unknown, string, string>;
+  config_version: Generated<number>;
+  created_by: number | null;
+  created_by_name: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface JobStatusTable {
+  job_id: number;
+  node_id: number | null;
+  state: string;
+  pid: number | null;
+  restarts: Generated<number>;
+  cpu_percent: Generated<number>;
+  rss_bytes: Generated<number>;
+  input_bps: Generated<number>;
+  output_bps: Generated<number>;
+  active_input: string | null;
+  started_at: Timestamp | null;
+  last_reset_at: Timestamp | null;
+  reason: string | null;
+  reason_detail: string | null;
+  applied_restart_seq: Generated<number>;
+  applied_config_version: Generated<number>;
+  srt_stats: ColumnType<unknown, string | null, string | null> | null;
+  updated_at: Timestamp;
+}
+
+export interface JobEventsTable {
+  id: ColumnType<number, never, never>;
+  job_id: number;
+  at: CreatedAt;
+  type: string;
+  reason: string | null;
+  detail: string | null;
+  actor_kind: string;
+  actor_id: number | null;
+  actor_name: string | null;
+  node_id: number | null;
+}
+
+export interface JobBatchEntriesTable {
+  id: ColumnType<number, never, never>;
+  job_id: number;
+  source_file: string;
+  status: string;
+  entry: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface JobCommentsTable {
+  id: Generated<number>;
+  job_id: number;
+  type: string;
+  comment: string;
+  created_by: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -79,6 +198,14 @@ export interface Database {
   login_history: LoginHistoryTable;
   system_settings: SystemSettingsTable;
   nodes: NodesTable;
+  audio_presets: AudioPresetsTable;
+  video_presets: VideoPresetsTable;
+  watermarks: WatermarksTable;
+  jobs: JobsTable;
+  job_status: JobStatusTable;
+  job_events: JobEventsTable;
+  job_batch_entries: JobBatchEntriesTable;
+  job_comments: JobCommentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -88,3 +215,8 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type LoginHistoryRow = Selectable<LoginHistoryTable>;
 export type NodeRow = Selectable<NodesTable>;
+export type JobRow = Selectable<JobsTable>;
+export type JobStatusRow = Selectable<JobStatusTable>;
+export type VideoPresetRow = Selectable<VideoPresetsTable>;
+export type AudioPresetRow = Selectable<AudioPresetsTable>;
+export type WatermarkRow = Selectable<WatermarksTable>;

@@ -1,3 +1,4 @@
+import type { DataPaths } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { LoginHistoryRepository } from '../repositories/login-history.repository.ts';
@@ -9,12 +10,14 @@ import { UsersRepository } from '../repositories/users.repository.ts';
 import { AdminService } from './admin.service.ts';
 import { AuthService, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.service.ts';
 import { LoginHistoryService } from './login-history.service.ts';
+import { StreamsService } from './streams.service.ts';
 import { SystemService } from './system.service.ts';
 import { TokensService } from './tokens.service.ts';
 import { UsersService } from './users.service.ts';
 
 export interface ServiceOptions {
   devMode: boolean;
+  paths: DataPaths;
   auth: Pick<AuthPolicy, 'sessionIdleMinutes' | 'sessionMaxHours'> & Partial<AuthPolicy>;
 }
 
@@ -35,6 +38,8 @@ export function createServices(db: Db, events: EventBus, options: ServiceOptions
     loginHistory: new LoginHistoryService(history),
     admin: new AdminService(users, sessions),
     system: new SystemService(db, nodes, settings, options.devMode),
+    streams: new StreamsService(options.paths.keysDir),
+    paths: options.paths,
   };
 }
 

@@ -16,11 +16,11 @@ export function registerCreateAdminCommand(users: Command): void {
     .option('--password <password>', 'the new password (at least 8 characters); a random one is made and shown once when absent')
     .action(async (options: { username: string; password?: string }) => {
       // The server's modules load only for this command, not at every start of the CLI.
-      const [{ configFromEnv }, { migrateUp }, { EventBus }, { createServices }, { UserCreate }] = await Promise.all([
-        import('../../api/config.ts'),
+      const [{ migrateUp }, { AdminService }, { UsersRepository }, { SessionsRepository }, { UserCreate }] = await Promise.all([
         import('../../api/db/migrate.ts'),
-        import('../../api/events/event-bus.ts'),
-        import('../../api/services/index.ts'),
+        import('../../api/services/admin.service.ts'),
+        import('../../api/repositories/users.repository.ts'),
+        import('../../api/repositories/sessions.repository.ts'),
         import('../../openapi/schemas/users.ts'),
       ]);
       if (options.password !== undefined) {
@@ -31,15 +31,9 @@ export function registerCreateAdminCommand(users: Command): void {
           throw new CliError('VALIDATION_FAILED', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
         }
       }
-      const config = configFromEnv();
-      const result = await withDatabase(async (db, url) => {
+      const result = await withDatabase(async (db) => {
         for (const line of await migrateUp(db)) console.error(`[mediaplane] ${line}`);
-        // The event bus is never started: resetting an admin publishes no live event.
-        const services = createServices(db, new EventBus(url, db), {
-          devMode: config.devMode,
-          auth: { sessionIdleMinutes: config.sessionIdleMinutes, sessionMaxHours: config.sessionMaxHours },
-        });
-        return services.admin.createOrReset(options.username, options.password);
+        return new AdminService(new UsersRepository(db), new SessionsRepository(db)).createOrReset(options.username, options.password);
       });
       printLine(result.created ? `Administrator ${result.username} created.` : `Administrator ${result.username} reset: its password is new and its sessions ended.`);
       if (options.password === undefined) {

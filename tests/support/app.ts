@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { dataPaths } from '../../api/config.ts';
 import { createApp } from '../../api/app.ts';
 import type { Db } from '../../api/db/database.ts';
 import { EventBus } from '../../api/events/event-bus.ts';
@@ -25,7 +29,8 @@ export async function startTestApp(options: { consoleDir?: string; devMode?: boo
   const database = await createTestDatabase();
   const events = new EventBus(database.url, database.db);
   await events.start();
-  const services = createServices(database.db, events, { devMode: options.devMode ?? false, auth: { sessionIdleMinutes: 60, sessionMaxHours: 12 } });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mediaplane-app-'));
+  const services = createServices(database.db, events, { devMode: options.devMode ?? false, paths: dataPaths(dataDir), auth: { sessionIdleMinutes: 60, sessionMaxHours: 12 } });
   await services.nodes.upsert({ nodeId: 'test-node', name: 'local', ip: '127.0.0.1', version: 'test' });
   const app = createApp(services, { consoleDir: options.consoleDir, log: () => {} });
   const server: Server = await new Promise((resolve) => {
@@ -77,6 +82,7 @@ export async function startTestApp(options: { consoleDir?: string; devMode?: boo
       });
       await events.stop();
       await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,294 @@
+import path from 'node:path';
+import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
+import { ProcessRegistry } from '../../engine/process-registry.ts';
+import type { Actor, EngineEvent, JobSpec } from '../../engine/types.ts';
+import type { JobRow } from '../db/tables.ts';
+import type { EventBus, LiveEvent } from '../events/event-bus.ts';
+import type { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
+import { JobResolveError, jobKey, resolveJobSpec, type NodePaths } from './job-resolver.ts';
+import type { Leader } from './leader.ts';
+
+/** What the reconciler needs of a job runner (engine/job-runner.ts). */
+export interface RunnerHandle {
+  start(): Promise<void> | void;
+  stop(): Promise<void>;
+  restart(mode: 'hard' | 'soft'): Promise<void>;
+  reload(spec: JobSpec): Promise<void>;
+}
+
+export type RunnerFactory = (spec: JobSpec, deps: { logFile: string; nodeName: string; onEvent: (event: EngineEvent) => void }) => RunnerHandle;
+
+export interface ReconcilerOptions {
+  nodeId: number;
+  nodeName: string;
+  paths: NodePaths & { logsDir: string; runDir: string };
+  createRunner: RunnerFactory;
+  leader?: Leader;
+  /** The safety-net sweep, besides the wake-ups from LISTEN/NOTIFY. */
+  sweepIntervalMs?: number;
+  /** Minimum time between two writes of a job's CPU/RSS/bitrate figures. */
+  statsWriteIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+interface Running {
+  row: JobRow;
+  runner: RunnerHandle;
+  appliedRestartSeq: number;
+  appliedConfigVersion: number;
+  lastStatsWrite: number;
+  restarts: number;
+  startedAt: Date | null;
+}
+
+/** The job topics the API publishes on; a change there wakes the reconciler. */
+const JOB_TOPICS = new Set(['relays', 'encodings', 'jobs']);
+
+function actorOf(row: JobRow): Actor {
+  const actor = row.desired_actor as Actor | null;
+  return actor && typeof actor === 'object' && 'kind' in actor ? actor : { kind: 'engine' };
+}
+
+/**
+ * Drives this node's engine toward the desired state stored in Postgres: starts the jobs that
+ * should run here, stops the others, carries out restart orders, and writes status, events and
+ * statistics back. Woken by LISTEN/NOTIFY (through the event bus), with a periodic sweep as a
+ * safety net. Sweeps never overlap: a wake-up during one runs another right after it.
+ */
+export class NodeReconciler {
+  private readonly running = new Map<string, Running>();
+  private readonly registry: ProcessRegistry;
+  private readonly log: (line: string) => void;
+  private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+  private sweeping?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: JobRuntimeRepository,
+    private readonly bus: EventBus,
+    private readonly options: ReconcilerOptions,
+  ) {
+    this.log = options.log ?? (() => {});
+    this.registry = new ProcessRegistry(path.join(options.paths.runDir, 'jobs'));
+  }
+
+  /** End what a killed predecessor left running, then start what should run. */
+  async start(): Promise<void> {
+    await this.registry.reapLeftovers(this.log);
+    this.unsubscribe = this.bus.subscribe((event: LiveEvent) => {
+      if (JOB_TOPICS.has(event.topic) && event.type !== 'status') this.wake();
+    });
+    this.timer = setInterval(() => this.wake(), this.options.sweepIntervalMs ?? 5000);
+    this.timer.unref();
+    await this.sweep();
+  }
+
+  /** Ask for a sweep now; coalesces with one in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    void this.sweep().catch((error: Error) => this.log(`reconciler: ${error.message}`));
+  }
+
+  async sweep(): Promise<void> {
+    if (this.sweeping) {
+      this.again = true;
+      return this.sweeping;
+    }
+    this.sweeping = (async () => {
+      do {
+        this.again = false;
+        await this.reconcileOnce();
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  private async reconcileOnce(): Promise<void> {
+    if (this.options.leader) {
+      await this.options.leader.campaign().catch(() => false);
+      await this.options.leader.placeJobs().catch((error: Error) => this.log(`placing jobs: ${error.message}`));
+    }
+    const desired = await this.repo.desiredForNode(this.options.nodeId);
+    const wanted = new Map(desired.map((row) => [jobKey(row), row]));
+    for (const [key, running] of [...this.running]) {
+      if (!wanted.has(key)) {
+        const row = (await this.repo.findJob(running.row.id)) ?? running.row;
+        await this.stopJob(key, running, actorOf(row));
+      }
+    }
+    for (const [key, row] of wanted) {
+      if (this.stopped) return;
+      const running = this.running.get(key);
+      if (!running) await this.startJob(key, row);
+      else if (row.restart_seq > running.appliedRestartSeq) await this.restartJob(key, running, row);
+    }
+  }
+
+  private async resolve(row: JobRow): Promise<JobSpec> {
+    const config = row.config as JobInputValue;
+    const audioIds = (config.audioSetting?.tracks ?? []).map((t) => t.audioPreset).filter((id): id is number => typeof id === 'number');
+    const refs = await this.repo.references(row, audioIds);
+    return resolveJobSpec(row, config, refs, this.options.paths);
+  }
+
+  private async startJob(key: string, row: JobRow): Promise<void> {
+    const actor = actorOf(row);
+    let spec: JobSpec;
+    try {
+      spec = await this.resolve(row);
+    } catch (error) {
+      const detail = error instanceof JobResolveError ? error.message : `cannot prepare the job: ${(error as Error).message}`;
+      await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'failed', pid: null, reason: 'invalid_config', reasonDetail: detail, appliedRestartSeq: row.restart_seq });
+      await this.repo.recordEvent({ jobId: row.id, type: 'FAILURE', reason: 'invalid_config', detail, actor: { kind: 'engine' }, nodeId: this.options.nodeId });
+      await this.publishStatus(row);
+      // Keep a placeholder so the sweep does not retry the same broken config every few seconds.
+      this.running.set(key, { row, runner: { start() {}, stop: async () => {}, restart: async () => {}, reload: async () => {} }, appliedRestartSeq: row.restart_seq, appliedConfigVersion: row.config_version, lastStatsWrite: 0, restarts: 0, startedAt: null });
+      return;
+    }
+    const running: Running = { row, runner: undefined as unknown as RunnerHandle, appliedRestartSeq: row.restart_seq, appliedConfigVersion: row.config_version, lastStatsWrite: 0, restarts: 0, startedAt: null };
+    running.runner = this.options.createRunner(spec, {
+      logFile: path.join(this.options.paths.logsDir, `${key}.log`),
+      nodeName: this.options.nodeName,
+      onEvent: (event) => void this.onEngineEvent(key, running, event).catch((error: Error) => this.log(`${key}: ${error.message}`)),
+    });
+    this.running.set(key, running);
+    await this.repo.writeStatus(row.id, this.options.nodeId, {
+      state: 'starting',
+      reason: null,
+      reasonDetail: null,
+      restarts: 0,
+      appliedRestartSeq: row.restart_seq,
+      appliedConfigVersion: row.config_version,
+      activeInput: 'primary',
+    });
+    await this.repo.recordEvent({ jobId: row.id, type: 'START', reason: actor.kind === 'engine' ? 'recovered' : null, actor, nodeId: this.options.nodeId });
+    await running.runner.start();
+  }
+
+  private async stopJob(key: string, running: Running, actor: Actor): Promise<void> {
+    this.running.delete(key);
+    await running.runner.stop();
+    this.registry.forget(key);
+    await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0, reason: 'stopped', reasonDetail: null });
+    await this.repo.recordEvent({ jobId: running.row.id, type: 'STOP', actor, nodeId: this.options.nodeId });
+    await this.publishStatus(running.row);
+  }
+
+  private async restartJob(key: string, running: Running, row: JobRow): Promise<void> {
+    const mode = (row.restart_mode ?? 'hard') as 'hard' | 'soft' | 'reload';
+    running.appliedRestartSeq = row.restart_seq;
+    running.row = row;
+    await this.repo.recordEvent({ jobId: row.id, type: 'RESTART', reason: mode, actor: actorOf(row), nodeId: this.options.nodeId });
+    if (mode === 'reload') {
+      let spec: JobSpec;
+      try {
+        spec = await this.resolve(row);
+      } catch (error) {
+        await this.repo.recordEvent({ jobId: row.id, type: 'FAILURE', reason: 'invalid_config', detail: (error as Error).message, actor: { kind: 'engine' }, nodeId: this.options.nodeId });
+        return;
+      }
+      running.appliedConfigVersion = row.config_version;
+      await running.runner.reload(spec);
+    } else {
+      await running.runner.restart(mode);
+    }
+    await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'restarting', appliedRestartSeq: row.restart_seq, appliedConfigVersion: running.appliedConfigVersion, lastResetAt: new Date() });
+  }
+
+  private async onEngineEvent(key: string, running: Running, event: EngineEvent): Promise<void> {
+    const jobId = running.row.id;
+    const nodeId = this.options.nodeId;
+    switch (event.type) {
+      case 'spawn':
+        this.registry.record(key, event.pid);
+        return;
+      case 'state': {
+        const pid = event.pid;
+        if (event.state === 'running') {
+          running.startedAt = new Date(event.at);
+          await this.repo.recordEvent({ jobId, type: 'UP', actor: { kind: 'engine' }, nodeId });
+        }
+        if (event.state === 'stopped' || event.state === 'failed') this.registry.forget(key);
+        if (!this.running.has(key) && event.state !== 'failed') return; // stopping: stopJob writes the final status
+        await this.repo.writeStatus(jobId, nodeId, {
+          state: event.state,
+          ...(pid ? { pid } : {}),
+          ...(event.state === 'running' ? { startedAt: running.startedAt, reason: null, reasonDetail: null } : {}),
+          ...(event.reason ? { reason: event.reason, reasonDetail: event.detail ?? null } : {}),
+          ...(event.state === 'failed' ? { pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0 } : {}),
+        });
+        if (event.state === 'failed') {
+          await this.repo.recordEvent({ jobId, type: 'FAILURE', reason: event.reason ?? 'crashed', detail: event.detail, actor: { kind: 'engine' }, nodeId });
+        }
+        await this.publishStatus(running.row);
+        return;
+      }
+      case 'exit': {
+        if (event.reason === 'stopped') return;
+        running.restarts += event.willRestart ? 1 : 0;
+        await this.repo.recordEvent({ jobId, type: 'EXIT', reason: event.reason, detail: event.detail, actor: { kind: 'engine' }, nodeId });
+        await this.repo.writeStatus(jobId, nodeId, { state: event.willRestart ? 'restarting' : 'failed', restarts: running.restarts, reason: event.reason, reasonDetail: event.detail, lastResetAt: new Date(event.at) });
+        await this.publishStatus(running.row);
+        return;
+      }
+      case 'failover': {
+        await this.repo.recordEvent({ jobId, type: 'FAILOVER', reason: event.to, detail: event.reason, actor: { kind: 'engine' }, nodeId });
+        await this.repo.writeStatus(jobId, nodeId, { state: 'running', activeInput: event.to });
+        await this.publishStatus(running.row);
+        return;
+      }
+      case 'stats': {
+        const now = Date.now();
+        if (now - running.lastStatsWrite < (this.options.statsWriteIntervalMs ?? 2000)) return;
+        running.lastStatsWrite = now;
+        const bitrates = event;
+        await this.repo.writeStatus(jobId, nodeId, {
+          state: 'running',
+          cpuPercent: event.cpuPercent,
+          rssBytes: event.rssBytes,
+          ...(bitrates.inputBitrateKbps !== undefined ? { inputBps: Math.round(bitrates.inputBitrateKbps * 1000) } : {}),
+          ...(bitrates.outputBitrateKbps !== undefined ? { outputBps: Math.round(bitrates.outputBitrateKbps * 1000) } : {}),
+        });
+        await this.publishStatus(running.row);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async publishStatus(row: JobRow): Promise<void> {
+    const status = await this.repo.statusOf(row.id);
+    await this.bus.publish({ topic: `${row.kind}s`, type: 'status', id: row.id, data: status ? { state: status.state, cpu: status.cpu_percent, rss: status.rss_bytes, restarts: status.restarts, reason: status.reason } : null });
+  }
+
+  /** Running jobs on this node, by key (for tests and the API's stream endpoints). */
+  runner(key: string): RunnerHandle | undefined {
+    return this.running.get(key)?.runner;
+  }
+
+  /**
+   * Stop supervising. With `stopJobs` (a clean shutdown) every process is stopped gracefully;
+   * without, the processes are left to the next start, which reaps and restarts them.
+   */
+  async stop(options: { stopJobs: boolean } = { stopJobs: true }): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.sweeping?.catch(() => {});
+    if (options.stopJobs) {
+      await Promise.all(
+        [...this.running].map(async ([key, running]) => {
+          await running.runner.stop().catch(() => {});
+          this.registry.forget(key);
+          await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, reason: 'node_shutdown' }).catch(() => {});
+        }),
+      );
+    }
+    this.running.clear();
+  }
+}

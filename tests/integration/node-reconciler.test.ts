@@ -1,0 +1,164 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { dataPaths, type DataPaths } from '../../api/config.ts';
+import type { Db } from '../../api/db/database.ts';
+import { EventBus } from '../../api/events/event-bus.ts';
+import { startLocalNode, type LocalNode } from '../../api/node/index.ts';
+import { NodesRepository } from '../../api/repositories/nodes.repository.ts';
+import { freePort } from '../../api/db/embedded.ts';
+import { makeTestMedia } from '../fixtures/media/lavfi.ts';
+import { createTestDatabase } from '../support/db.ts';
+import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
+
+/**
+ * The node reconciler with the real engine and ffmpeg: a relay reads a 20-second MPEG-TS file at
+ * its native rate (cheap: the streams are copied) and sends it to a UDP port on loopback.
+ */
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+let bus: EventBus;
+let dir: string;
+let paths: DataPaths;
+let source: string;
+let nodeId: number;
+const nodes: LocalNode[] = [];
+
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** ffmpeg processes whose command line reads this test's source file. */
+function ffmpegReading(file: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (cmdline[0]?.endsWith('ffmpeg') && cmdline.some((arg) => arg.includes(file)) && isAlive(Number(entry))) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+async function startNode(): Promise<LocalNode> {
+  const node = await startLocalNode({ db, databaseUrl: database.url, bus, nodeId, nodeName: 'local', paths, sweepIntervalMs: 1000, log: () => {} });
+  nodes.push(node);
+  return node;
+}
+
+const statusOf = (id: number) => db.selectFrom('job_status').selectAll().where('job_id', '=', id).executeTakeFirst();
+const eventsOf = async (id: number) => (await db.selectFrom('job_events').selectAll().where('job_id', '=', id).orderBy('id').execute()).map((e) => `${e.type}${e.reason ? `:${e.reason}` : ''}`);
+
+async function relay(name: string, active = true) {
+  const port = await freePort();
+  return insertJob(db, 'relay', { name, input: { type: 'uri', uri: source }, outputs: [{ type: 'udp', uri: `udp://127.0.0.1:${port}` }] } as never, { active, nodeId });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  bus = new EventBus(database.url, db);
+  await bus.start();
+  dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-node-'));
+  paths = dataPaths(dir);
+  source = await makeTestMedia(path.join(dir, 'source.ts'), { seconds: 20, width: 160, height: 90 });
+  nodeId = (await new NodesRepository(db).upsert({ nodeId: 'test-node', name: 'local', ip: '127.0.0.1', version: 'test' })).id;
+}, 120_000);
+
+afterEach(async () => {
+  await Promise.all(nodes.splice(0).map((node) => node.stop()));
+  await db.updateTable('jobs').set({ active: false }).execute();
+});
+
+afterAll(async () => {
+  await bus.stop();
+  await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the node reconciler', () => {
+  it('starts a job that should run, reports it running with its process, and stops it when switched off', async () => {
+    const job = await relay('relay-on-off');
+    await startNode();
+    const running = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status?.state === 'running' && status.pid ? status : undefined;
+    }, 'the relay running');
+    expect(isAlive(running.pid as number)).toBe(true);
+    expect(ffmpegReading(source)).toEqual([running.pid]);
+    expect(await eventsOf(job.id)).toEqual(['START', 'UP']);
+
+    await setDesired(db, bus, job.id, { active: false }, { kind: 'user', userId: 7, username: 'operator' });
+    await waitFor(async () => (await statusOf(job.id))?.state === 'stopped', 'the relay stopped');
+    expect(isAlive(running.pid as number)).toBe(false);
+    expect(ffmpegReading(source)).toEqual([]);
+    const stop = await db.selectFrom('job_events').selectAll().where('job_id', '=', job.id).where('type', '=', 'STOP').executeTakeFirstOrThrow();
+    expect(stop.actor_name).toBe('operator');
+  });
+
+  it('carries out a hard restart order with a new process', async () => {
+    const job = await relay('relay-restart');
+    await startNode();
+    const first = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status?.state === 'running' && status.pid ? status.pid : undefined;
+    }, 'the relay running');
+    await setDesired(db, bus, job.id, { restart: 'hard' });
+    const second = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status?.state === 'running' && status.pid && status.pid !== first ? status.pid : undefined;
+    }, 'a new process after the restart');
+    expect(isAlive(first)).toBe(false);
+    expect(isAlive(second)).toBe(true);
+    expect(await eventsOf(job.id)).toContain('RESTART:hard');
+  });
+
+  it('after the control plane dies without stopping its jobs, ends the leftover process and runs the job again within 10 s', async () => {
+    const job = await relay('relay-recovery');
+    const dying = await startNode();
+    const orphan = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status?.state === 'running' && status.pid ? status.pid : undefined;
+    }, 'the relay running');
+    // What SIGKILL of the control plane leaves: the reconciler gone, its ffmpeg still running.
+    await dying.stop({ stopJobs: false });
+    nodes.splice(nodes.indexOf(dying), 1);
+    expect(isAlive(orphan)).toBe(true);
+
+    const restartedAt = Date.now();
+    await startNode();
+    const fresh = await waitFor(
+      async () => {
+        const status = await statusOf(job.id);
+        return status?.state === 'running' && status.pid && status.pid !== orphan ? status.pid : undefined;
+      },
+      'the relay running again',
+      10_000,
+    );
+    expect(Date.now() - restartedAt).toBeLessThan(10_000);
+    expect(isAlive(orphan)).toBe(false);
+    expect(ffmpegReading(source)).toEqual([fresh]);
+  });
+
+  it('marks a job it cannot run as failed, with the reason, and does not retry it on every sweep', async () => {
+    const job = await insertJob(db, 'relay', { name: 'needs-storage', input: { type: 'storage', storageConfig: 1, path: 'a.ts' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:9' }] } as never, { active: true, nodeId });
+    await startNode();
+    const failed = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status?.state === 'failed' ? status : undefined;
+    }, 'the job failed');
+    expect(failed.reason).toBe('invalid_config');
+    expect(failed.reason_detail).toMatch(/storage inputs/);
+    await nodes[0].reconciler.sweep();
+    expect((await eventsOf(job.id)).filter((e) => e.startsWith('FAILURE'))).toHaveLength(1);
+  });
+});
