@@ -26,7 +26,7 @@ export function registerServerCommand(program: Command): void {
       for (const line of tools.report) log(line);
       const server = await startServer(config, log);
       console.log('');
-      console.log(`  Mediaplane ${server.services.system ? '' : ''}is running.`);
+      console.log('  Mediaplane is running.');
       console.log(`  Console:  ${server.url}/`);
       console.log(`  API:      ${server.url}/api  (reference: ${server.url}/api/docs)`);
       if (server.firstAdmin) {
