@@ -1,14 +1,11 @@
 import { sql } from 'kysely';
 import pg from 'pg';
+import type { z } from 'zod';
+import type { LiveEvent as LiveEventSchema } from '../../openapi/schemas/system.ts';
 import type { Db } from '../db/database.ts';
 
 /** A change that live screens react to: the topic names the area, the payload what changed. */
-export interface LiveEvent {
-  topic: string;
-  type: string;
-  id?: number | string;
-  data?: unknown;
-}
+export type LiveEvent = z.infer<typeof LiveEventSchema>;
 
 type Listener = (event: LiveEvent) => void;
 

@@ -75,6 +75,22 @@ function assertGrantable(editor: Principal, role: string, permissions: UserPermi
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
 
+/** The columns a create or an update writes from the form (all but the password). */
+function userColumns(input: UserCreateInput | UserUpdateInput, permissions: UserPermissionMap) {
+  return {
+    username: input.username,
+    role: input.role,
+    email: emptyToNull(input.email),
+    phone_number: emptyToNull(input.phoneNumber),
+    enabled: input.enabled,
+    permissions: JSON.stringify(permissions),
+    relays_limit: input.relaysLimit,
+    encodings_limit: input.encodingsLimit,
+    timeshift_players_limit: input.timeshiftPlayersLimit,
+    timeshift_recorders_limit: input.timeshiftRecordersLimit,
+  };
+}
+
 const usernameTaken = (username: string) =>
   new ConflictError(`username: Username ${username} is already taken.`, 'USERNAME_TAKEN', [{ path: 'body.username', message: 'Username is already taken' }]);
 
@@ -108,17 +124,8 @@ export class UsersService {
     await this.assertUsernameFree(this.users, input.username);
     const row = await this.users
       .insert({
-        username: input.username,
+        ...userColumns(input, permissions),
         password_hash: await hashPassword(input.password),
-        role: input.role,
-        email: emptyToNull(input.email),
-        phone_number: emptyToNull(input.phoneNumber),
-        enabled: input.enabled,
-        permissions: JSON.stringify(permissions),
-        relays_limit: input.relaysLimit,
-        encodings_limit: input.encodingsLimit,
-        timeshift_players_limit: input.timeshiftPlayersLimit,
-        timeshift_recorders_limit: input.timeshiftRecordersLimit,
       })
       .catch((error: unknown) => {
         throw isUsernameTakenError(error) ? usernameTaken(input.username) : error;
@@ -141,16 +148,7 @@ export class UsersService {
       if (current.role === ADMIN_ROLE && current.enabled && (input.role !== ADMIN_ROLE || !input.enabled)) await this.assertNotLastAdmin(users, id);
       const updated = await users
         .update(id, {
-          username: input.username,
-          role: input.role,
-          email: emptyToNull(input.email),
-          phone_number: emptyToNull(input.phoneNumber),
-          enabled: input.enabled,
-          permissions: JSON.stringify(permissions),
-          relays_limit: input.relaysLimit,
-          encodings_limit: input.encodingsLimit,
-          timeshift_players_limit: input.timeshiftPlayersLimit,
-          timeshift_recorders_limit: input.timeshiftRecordersLimit,
+          ...userColumns(input, permissions),
           ...(passwordHash ? { password_hash: passwordHash, password_changed_at: new Date() } : {}),
         })
         .catch((error: unknown) => {

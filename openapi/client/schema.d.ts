@@ -392,6 +392,17 @@ export interface components {
             /** @description Same as the X-Request-Id header; quote it when reporting a problem. */
             requestId?: string;
         };
+        /** @description One live change, the JSON `data` of a Server-Sent Event on /api/events. */
+        LiveEvent: {
+            /** @description The area that changed: users, relays, encodings ...; also the SSE event name. */
+            topic: string;
+            /** @description What happened: created, updated, deleted, status ... */
+            type: string;
+            /** @description The item that changed. */
+            id?: number | string;
+            /** @description What a screen needs to update without a reload (e.g. a job status). */
+            data?: unknown;
+        };
         /** @description One sign-in attempt. */
         LoginHistoryEntry: {
             id: number;
@@ -1061,13 +1072,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An event stream. */
+            /** @description An event stream; each event's data is a LiveEvent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["LiveEvent"];
                 };
             };
             /** @description The request breaks a rule; `details` names each field. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../operation.ts';
-import { NodeSummaryList, SystemInfo } from '../schemas/system.ts';
+import { LiveEvent, NodeSummaryList, SystemInfo } from '../schemas/system.ts';
 
 export const systemOperations = {
   getSystemInfo: defineOperation({
@@ -48,6 +48,6 @@ export const systemOperations = {
     description: 'Each event is `event: <topic>` with a JSON `data` line; a user receives only the topics its permissions let it see. A comment line every 25 s keeps proxies from closing the stream.',
     permission: 'authenticated',
     query: z.object({ topics: z.string().optional().describe('Comma-separated topics to receive, e.g. users. All permitted topics when absent.') }),
-    responses: { 200: { description: 'An event stream.', contentType: 'text/event-stream', schema: z.string() } },
+    responses: { 200: { description: 'An event stream; each event\'s data is a LiveEvent.', contentType: 'text/event-stream', schema: LiveEvent } },
   }),
 };

@@ -23,3 +23,12 @@ export const NodeSummary = z
   .meta({ id: 'NodeSummary', description: 'A node of the cluster, as the header node selector lists it.' });
 
 export const NodeSummaryList = z.object({ items: z.array(NodeSummary) }).meta({ id: 'NodeSummaryList', description: 'The nodes of the cluster, by name.' });
+
+export const LiveEvent = z
+  .object({
+    topic: z.string().describe('The area that changed: users, relays, encodings ...; also the SSE event name.'),
+    type: z.string().describe('What happened: created, updated, deleted, status ...'),
+    id: z.union([z.number(), z.string()]).optional().describe('The item that changed.'),
+    data: z.unknown().optional().describe('What a screen needs to update without a reload (e.g. a job status).'),
+  })
+  .meta({ id: 'LiveEvent', description: 'One live change, the JSON `data` of a Server-Sent Event on /api/events.' });

@@ -1,14 +1,10 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, createElement, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { authKeys } from './auth/keys.ts';
+import type { Schemas } from './client.ts';
 
 /** One change as the API streams it on GET /api/events (`event: <topic>`, JSON data). */
-export interface LiveEvent {
-  topic: string;
-  type: string;
-  id?: number | string;
-  data?: unknown;
-}
+export type LiveEvent = Schemas['LiveEvent'];
 
 type Listener = (event: LiveEvent) => void;
 
