@@ -5,7 +5,7 @@ import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
 import { Leader } from './leader.ts';
-import { NodeReconciler, type RunnerFactory } from './node-reconciler.ts';
+import { NodeReconciler, type BatchRunnerFactory, type RunnerFactory } from './node-reconciler.ts';
 
 export interface LocalNode {
   reconciler: NodeReconciler;
@@ -27,16 +27,20 @@ export async function startLocalNode(options: {
   nodeName: string;
   paths: DataPaths;
   createRunner?: RunnerFactory;
+  createBatchRunner?: BatchRunnerFactory;
   sweepIntervalMs?: number;
+  /** How often the leader drops the job events past each job's statistics days (default hourly). */
+  eventsPurgeIntervalMs?: number;
   log: (line: string) => void;
 }): Promise<LocalNode> {
   for (const dir of Object.values(options.paths)) mkdirSync(dir, { recursive: true });
-  const leader = new Leader(options.db, options.databaseUrl, options.log);
+  const leader = new Leader(options.db, options.databaseUrl, options.log, { eventsPurgeIntervalMs: options.eventsPurgeIntervalMs });
   const reconciler = new NodeReconciler(new JobRuntimeRepository(options.db), options.bus, {
     nodeId: options.nodeId,
     nodeName: options.nodeName,
     paths: options.paths,
     createRunner: options.createRunner ?? createJobRunner,
+    createBatchRunner: options.createBatchRunner,
     leader,
     sweepIntervalMs: options.sweepIntervalMs,
     log: options.log,

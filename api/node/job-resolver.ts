@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
+import { validateBatch } from '../../engine/batch/batch-plan.ts';
 import type { AbrProfileSpec, AudioTrackSpec, EncodingSpec, InputSpec, JobSpec, OutputSpec, VideoEncodeSpec } from '../../engine/types.ts';
 import type { AudioPresetRow, JobRow, VideoPresetRow, WatermarkRow } from '../db/tables.ts';
 
@@ -177,8 +178,28 @@ function resolveEncoding(config: JobInputValue, refs: JobReferences, paths: Node
   };
 }
 
+/** A batch job (spec 01 §2.6): the input is a local glob and each output names its files by the source. */
+export function isBatchJob(config: Pick<JobInputValue, 'input'>): boolean {
+  return config.input?.batchLogEnabled === true;
+}
+
+/**
+ * The batch rules, checked where the job is turned into a spec: VOD with a uri input, a local glob,
+ * and every enabled output named by at least one placeholder (an SRT output by its stream id, the
+ * others by their uri: the stream location of HLS, DASH and CMAF, the URL of RTMP).
+ */
+function checkBatch(config: JobInputValue): void {
+  const outputs = config.outputs.flatMap((o, i) => {
+    if (o.disabled) return [];
+    return o.type === 'srt' ? [{ path: `outputs.${i}.srtStreamId`, template: o.srtStreamId ?? '' }] : [{ path: `outputs.${i}.uri`, template: o.uri ?? '' }];
+  });
+  const issues = validateBatch({ videoType: config.videoType, inputType: config.input.type, inputUri: config.input.uri, outputs });
+  if (issues.length) throw new JobResolveError(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+}
+
 /** Turn a stored job and what it references into the engine's resolved spec. */
 export function resolveJobSpec(row: JobRow, config: JobInputValue, refs: JobReferences, paths: NodePaths): JobSpec {
+  if (isBatchJob(config)) checkBatch(config);
   const outputs = config.outputs.map((o, i) => resolveOutput(row, o, i, paths)).filter((o): o is OutputSpec => o !== null);
   if (outputs.length === 0) throw new JobResolveError('outputs: the job has no enabled output');
   return {

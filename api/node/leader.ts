@@ -1,23 +1,29 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../db/database.ts';
+import { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
 import { NODE_STALE_SECONDS } from '../repositories/nodes.repository.ts';
 
 const LEADER_LOCK = 727_001;
+const HOUR_MS = 3_600_000;
 
 /**
  * One process of the cluster is the leader: the one holding a Postgres advisory lock on its own
  * connection (released by Postgres when that process dies). It places jobs whose node is "auto"
- * on the least loaded live node and moves them off nodes whose heartbeat is stale.
+ * on the least loaded live node and moves them off nodes whose heartbeat is stale, and it keeps
+ * the cluster's history trimmed: job events past each job's statistics days.
  */
 export class Leader {
   private client?: pg.Client;
   private leading = false;
+  private lastPurgeAt = 0;
+  private purging?: Promise<unknown>;
 
   constructor(
     private readonly db: Db,
     private readonly connectionString: string,
     private readonly log: (line: string) => void = () => {},
+    private readonly options: { eventsPurgeIntervalMs?: number } = {},
   ) {}
 
   get isLeader(): boolean {
@@ -82,7 +88,34 @@ export class Leader {
     return homeless.length + Number(pinned.numAffectedRows ?? 0);
   }
 
+  /**
+   * The leader's upkeep, asked for at every sweep: the events purge runs at once when this node
+   * becomes the leader, then hourly, on its own (never holding up the sweep that asked).
+   */
+  maintain(): void {
+    const every = this.options.eventsPurgeIntervalMs ?? HOUR_MS;
+    if (!this.leading || this.purging || Date.now() - this.lastPurgeAt < every) return;
+    this.lastPurgeAt = Date.now();
+    this.purging = this.purgeOldEvents()
+      .catch((error: Error) => this.log(`purging old job events: ${error.message}`))
+      .finally(() => {
+        this.purging = undefined;
+      });
+  }
+
+  /**
+   * Job events are kept as many days as each job's statistics setting says (1–30): the leader drops
+   * the older ones. Returns how many it dropped, or null on a node that does not lead the cluster.
+   */
+  async purgeOldEvents(): Promise<number | null> {
+    if (!this.leading) return null;
+    const purged = await new JobRuntimeRepository(this.db).purgeOldEvents();
+    if (purged > 0) this.log(`dropped ${purged} job event(s) older than their job's statistics days`);
+    return purged;
+  }
+
   async stop(): Promise<void> {
+    await this.purging;
     this.leading = false;
     await this.client?.end().catch(() => {});
     this.client = undefined;

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
+import type { BatchLogEntry } from '../../engine/batch/batch-entry.ts';
+import { BatchJobRunner } from '../../engine/batch/batch-job-runner.ts';
 import { ProcessRegistry } from '../../engine/process-registry.ts';
-import type { Actor, EngineEvent, JobSpec } from '../../engine/types.ts';
+import type { Actor, EngineEvent, JobSpec, JobState } from '../../engine/types.ts';
 import type { JobRow } from '../db/tables.ts';
 import type { EventBus, LiveEvent } from '../events/event-bus.ts';
 import type { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
-import { JobResolveError, jobKey, resolveJobSpec, type NodePaths } from './job-resolver.ts';
+import { isBatchJob, JobResolveError, jobKey, resolveJobSpec, type NodePaths } from './job-resolver.ts';
 import type { Leader } from './leader.ts';
 
 /** What the reconciler needs of a job runner (engine/job-runner.ts). */
@@ -18,11 +20,27 @@ export interface RunnerHandle {
 
 export type RunnerFactory = (spec: JobSpec, deps: { logFile: string; nodeName: string; onEvent: (event: EngineEvent) => void }) => RunnerHandle;
 
+/** A batch job's runner also hands out an entry per file, and skips the files an earlier run did. */
+export type BatchRunnerFactory = (
+  spec: JobSpec,
+  deps: {
+    logFile: string;
+    nodeName: string;
+    onEvent: (event: EngineEvent) => void;
+    onEntry: (entry: BatchLogEntry) => Promise<void>;
+    doneFiles: () => Promise<string[]>;
+  },
+) => RunnerHandle;
+
+export const createBatchJobRunner: BatchRunnerFactory = (spec, deps) => new BatchJobRunner(spec, deps);
+
 export interface ReconcilerOptions {
   nodeId: number;
   nodeName: string;
   paths: NodePaths & { logsDir: string; runDir: string };
   createRunner: RunnerFactory;
+  /** Default: BatchJobRunner with the real engine. */
+  createBatchRunner?: BatchRunnerFactory;
   leader?: Leader;
   /** The safety-net sweep, besides the wake-ups from LISTEN/NOTIFY. */
   sweepIntervalMs?: number;
@@ -39,6 +57,19 @@ interface Running {
   lastStatsWrite: number;
   restarts: number;
   startedAt: Date | null;
+  /** The last state the runner reported: an UP event is recorded when it becomes running, not again while it stays so. */
+  state: JobState | null;
+  /** The runner's events are written one after the other, in the order they came. */
+  events: Promise<void>;
+  /** Set when the job ended by itself (a VOD or batch that is done): the next sweep switches it off. */
+  finished?: { detail: string | null };
+  /** No runner: the job could not be prepared (invalid_config); kept so the sweep does not retry it every few seconds. */
+  placeholder?: boolean;
+}
+
+/** A status left by an earlier run of this node's control plane (or of another node) for a job that was on. */
+function wasRunning(status: { state: string; reason: string | null } | undefined): boolean {
+  return status !== undefined && (status.state !== 'stopped' || status.reason === 'node_shutdown');
 }
 
 /** The job topics the API publishes on; a change there wakes the reconciler. */
@@ -78,7 +109,7 @@ export class NodeReconciler {
   async start(): Promise<void> {
     await this.registry.reapLeftovers(this.log);
     this.unsubscribe = this.bus.subscribe((event: LiveEvent) => {
-      if (JOB_TOPICS.has(event.topic) && event.type !== 'status') this.wake();
+      if (JOB_TOPICS.has(event.topic) && event.type !== 'status' && event.type !== 'batch') this.wake();
     });
     this.timer = setInterval(() => this.wake(), this.options.sweepIntervalMs ?? 5000);
     this.timer.unref();
@@ -111,6 +142,11 @@ export class NodeReconciler {
     if (this.options.leader) {
       await this.options.leader.campaign().catch(() => false);
       await this.options.leader.placeJobs().catch((error: Error) => this.log(`placing jobs: ${error.message}`));
+      this.options.leader.maintain();
+    }
+    // Jobs that ended by themselves are switched off before the desired state is read, so this sweep does not start them over.
+    for (const [key, running] of [...this.running]) {
+      if (running.finished) await this.finishJob(key, running);
     }
     const desired = await this.repo.desiredForNode(this.options.nodeId);
     const wanted = new Map(desired.map((row) => [jobKey(row), row]));
@@ -135,8 +171,12 @@ export class NodeReconciler {
     return resolveJobSpec(row, config, refs, this.options.paths);
   }
 
-  private async startJob(key: string, row: JobRow): Promise<void> {
-    const actor = actorOf(row);
+  private async startJob(key: string, row: JobRow, options: { ordered?: boolean } = {}): Promise<void> {
+    // A job that was on when this node's control plane went away is brought back by the engine, not by whoever switched it on.
+    const recovering = !options.ordered && wasRunning(await this.repo.statusOf(row.id));
+    const actor: Actor = recovering ? { kind: 'engine' } : actorOf(row);
+    // Who switched it on (a restart order carried out by starting anew is told by its RESTART event).
+    if (!options.ordered) await this.repo.recordEvent({ jobId: row.id, type: 'START', reason: actor.kind === 'engine' ? 'recovered' : null, actor, nodeId: this.options.nodeId });
     let spec: JobSpec;
     try {
       spec = await this.resolve(row);
@@ -146,15 +186,45 @@ export class NodeReconciler {
       await this.repo.recordEvent({ jobId: row.id, type: 'FAILURE', reason: 'invalid_config', detail, actor: { kind: 'engine' }, nodeId: this.options.nodeId });
       await this.publishStatus(row);
       // Keep a placeholder so the sweep does not retry the same broken config every few seconds.
-      this.running.set(key, { row, runner: { start() {}, stop: async () => {}, restart: async () => {}, reload: async () => {} }, appliedRestartSeq: row.restart_seq, appliedConfigVersion: row.config_version, lastStatsWrite: 0, restarts: 0, startedAt: null });
+      this.running.set(key, {
+        row,
+        runner: { start() {}, stop: async () => {}, restart: async () => {}, reload: async () => {} },
+        appliedRestartSeq: row.restart_seq,
+        appliedConfigVersion: row.config_version,
+        lastStatsWrite: 0,
+        restarts: 0,
+        startedAt: null,
+        state: 'failed',
+        events: Promise.resolve(),
+        placeholder: true,
+      });
       return;
     }
-    const running: Running = { row, runner: undefined as unknown as RunnerHandle, appliedRestartSeq: row.restart_seq, appliedConfigVersion: row.config_version, lastStatsWrite: 0, restarts: 0, startedAt: null };
-    running.runner = this.options.createRunner(spec, {
+    const running: Running = {
+      row,
+      runner: undefined as unknown as RunnerHandle,
+      appliedRestartSeq: row.restart_seq,
+      appliedConfigVersion: row.config_version,
+      lastStatsWrite: 0,
+      restarts: 0,
+      startedAt: null,
+      state: null,
+      events: Promise.resolve(),
+    };
+    const deps = {
       logFile: path.join(this.options.paths.logsDir, `${key}.log`),
       nodeName: this.options.nodeName,
-      onEvent: (event) => void this.onEngineEvent(key, running, event).catch((error: Error) => this.log(`${key}: ${error.message}`)),
-    });
+      onEvent: (event: EngineEvent) => {
+        running.events = running.events.then(() => this.onEngineEvent(key, running, event)).catch((error: Error) => this.log(`${key}: ${error.message}`));
+      },
+    };
+    running.runner = isBatchJob(row.config as JobInputValue)
+      ? (this.options.createBatchRunner ?? createBatchJobRunner)(spec, {
+          ...deps,
+          onEntry: (entry) => this.recordBatchEntry(running.row, entry),
+          doneFiles: () => this.repo.doneBatchFiles(row.id),
+        })
+      : this.options.createRunner(spec, deps);
     this.running.set(key, running);
     await this.repo.writeStatus(row.id, this.options.nodeId, {
       state: 'starting',
@@ -165,13 +235,38 @@ export class NodeReconciler {
       appliedConfigVersion: row.config_version,
       activeInput: 'primary',
     });
-    await this.repo.recordEvent({ jobId: row.id, type: 'START', reason: actor.kind === 'engine' ? 'recovered' : null, actor, nodeId: this.options.nodeId });
     await running.runner.start();
+  }
+
+  /** A batch file's entry: kept for the Batch Results tab, and told to the screens showing it. */
+  private async recordBatchEntry(row: JobRow, entry: BatchLogEntry): Promise<void> {
+    await this.repo.recordBatchEntry(row.id, entry.sourceFile, entry.status, entry);
+    await this.bus.publish({ topic: `${row.kind}s`, type: 'batch', id: row.id, data: entry });
+  }
+
+  /**
+   * A job that ended by itself (a VOD at the end of its input, a batch with every file done): its
+   * status says stopped with the reason finished, a STOP event with that reason is recorded, and
+   * it is switched off on the engine's behalf so that it does not start over.
+   */
+  private async finishJob(key: string, running: Running): Promise<void> {
+    this.running.delete(key);
+    await running.events;
+    await running.runner.stop();
+    this.registry.forget(key);
+    const { row } = running;
+    const detail = running.finished?.detail ?? null;
+    const engine: Actor = { kind: 'engine' };
+    await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0, reason: 'finished', reasonDetail: detail });
+    await this.repo.recordEvent({ jobId: row.id, type: 'STOP', reason: 'finished', detail, actor: engine, nodeId: this.options.nodeId });
+    if (await this.repo.switchOff(row.id, engine)) await this.bus.publish({ topic: `${row.kind}s`, type: 'desired', id: row.id, data: { active: false } });
+    await this.publishStatus(row);
   }
 
   private async stopJob(key: string, running: Running, actor: Actor): Promise<void> {
     this.running.delete(key);
     await running.runner.stop();
+    await running.events;
     this.registry.forget(key);
     await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0, reason: 'stopped', reasonDetail: null });
     await this.repo.recordEvent({ jobId: running.row.id, type: 'STOP', actor, nodeId: this.options.nodeId });
@@ -183,8 +278,14 @@ export class NodeReconciler {
     running.appliedRestartSeq = row.restart_seq;
     running.row = row;
     await this.repo.recordEvent({ jobId: row.id, type: 'RESTART', reason: mode, actor: actorOf(row), nodeId: this.options.nodeId });
+    if (running.placeholder) {
+      // It could not run as configured: a restart order tries the (perhaps corrected) configuration again.
+      this.running.delete(key);
+      await this.startJob(key, row, { ordered: true });
+      return;
+    }
+    let spec: JobSpec | undefined;
     if (mode === 'reload') {
-      let spec: JobSpec;
       try {
         spec = await this.resolve(row);
       } catch (error) {
@@ -192,11 +293,11 @@ export class NodeReconciler {
         return;
       }
       running.appliedConfigVersion = row.config_version;
-      await running.runner.reload(spec);
-    } else {
-      await running.runner.restart(mode);
     }
+    // Written before the order is carried out: the runner's own states (running again ...) come after it.
     await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'restarting', appliedRestartSeq: row.restart_seq, appliedConfigVersion: running.appliedConfigVersion, lastResetAt: new Date() });
+    if (spec) await running.runner.reload(spec);
+    else await running.runner.restart(mode as 'hard' | 'soft');
   }
 
   private async onEngineEvent(key: string, running: Running, event: EngineEvent): Promise<void> {
@@ -208,7 +309,9 @@ export class NodeReconciler {
         return;
       case 'state': {
         const pid = event.pid;
-        if (event.state === 'running') {
+        const becameRunning = event.state === 'running' && running.state !== 'running';
+        running.state = event.state;
+        if (becameRunning) {
           running.startedAt = new Date(event.at);
           await this.repo.recordEvent({ jobId, type: 'UP', actor: { kind: 'engine' }, nodeId });
         }
@@ -217,7 +320,7 @@ export class NodeReconciler {
         await this.repo.writeStatus(jobId, nodeId, {
           state: event.state,
           ...(pid ? { pid } : {}),
-          ...(event.state === 'running' ? { startedAt: running.startedAt, reason: null, reasonDetail: null } : {}),
+          ...(becameRunning ? { startedAt: running.startedAt, reason: null, reasonDetail: null } : {}),
           ...(event.reason ? { reason: event.reason, reasonDetail: event.detail ?? null } : {}),
           ...(event.state === 'failed' ? { pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0 } : {}),
         });
@@ -229,6 +332,13 @@ export class NodeReconciler {
       }
       case 'exit': {
         if (event.reason === 'stopped') return;
+        // Stopping: what the process did on its way down is no outage, and stopJob writes the final status.
+        if (!this.running.has(key)) return;
+        if (event.reason === 'finished' && !event.willRestart) {
+          running.finished = { detail: event.detail || null };
+          this.wake();
+          return;
+        }
         running.restarts += event.willRestart ? 1 : 0;
         await this.repo.recordEvent({ jobId, type: 'EXIT', reason: event.reason, detail: event.detail, actor: { kind: 'engine' }, nodeId });
         await this.repo.writeStatus(jobId, nodeId, { state: event.willRestart ? 'restarting' : 'failed', restarts: running.restarts, reason: event.reason, reasonDetail: event.detail, lastResetAt: new Date(event.at) });
@@ -283,9 +393,17 @@ export class NodeReconciler {
     if (options.stopJobs) {
       await Promise.all(
         [...this.running].map(async ([key, running]) => {
+          const wasUp = running.state !== null && running.state !== 'stopped' && running.state !== 'failed';
           await running.runner.stop().catch(() => {});
+          await running.events;
           this.registry.forget(key);
           await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, reason: 'node_shutdown' }).catch(() => {});
+          // Still switched on, but not running until the node is back: a downtime, not an operator's stop.
+          if (wasUp) {
+            await this.repo
+              .recordEvent({ jobId: running.row.id, type: 'EXIT', reason: 'node_shutdown', detail: 'the node was shut down', actor: { kind: 'engine' }, nodeId: this.options.nodeId })
+              .catch(() => {});
+          }
         }),
       );
     }

@@ -106,6 +106,20 @@ export class JobRuntimeRepository {
       });
   }
 
+  /**
+   * Switch a job off on the engine's behalf (a VOD or batch that finished), so it does not start
+   * over; a job the operator switched off meanwhile is left as it is. True when it was on.
+   */
+  async switchOff(jobId: number, actor: JobEventInput['actor']): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ active: false, desired_actor: JSON.stringify(actor) })
+      .where('id', '=', jobId)
+      .where('active', '=', true)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async recordBatchEntry(jobId: number, sourceFile: string, status: string, entry: unknown): Promise<void> {
     await this.db.insertInto('job_batch_entries').values({ job_id: jobId, source_file: sourceFile, status, entry: JSON.stringify(entry) }).execute();
   }

