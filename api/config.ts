@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Everything the server reads from its environment, resolved once. */
@@ -55,4 +56,14 @@ export function dataPaths(dataDir: string): DataPaths {
     logsDir: path.join(dataDir, 'logs'),
     runDir: path.join(dataDir, 'run'),
   };
+}
+
+/** A value kept in a file of the data directory, made on first use (mode 0600: some are secrets). */
+export function persistentValue(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = make();
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  return value;
 }

@@ -1,17 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { hostname, networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRODUCT_VERSION } from '../openapi/version.ts';
 import { createApp } from './app.ts';
-import { dataPaths, type ServerConfig } from './config.ts';
+import { dataPaths, persistentValue, type ServerConfig } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { livePostmasterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateUp } from './db/migrate.ts';
 import { EventBus } from './events/event-bus.ts';
 import { startLocalNode } from './node/index.ts';
+import { registerNode } from './node/registration.ts';
 import { createServices, type Services } from './services/index.ts';
 
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
@@ -26,22 +25,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** A file under the data directory holding a secret made on first use (mode 0600). */
-function persistentSecret(dataDir: string, name: string, make: () => string): string {
-  const file = path.join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const value = make();
-  writeFileSync(file, `${value}\n`, { mode: 0o600 });
-  return value;
-}
-
-function primaryAddress(): string {
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
-  }
-  return '127.0.0.1';
-}
-
 /**
  * Open the database the config names: DATABASE_URL, or the embedded Postgres under the data
  * directory. With `joinRunning` (the CLI's create-admin and migrate), the Postgres of a server
@@ -54,7 +37,7 @@ export async function openDatabase(
 ): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
   if (config.databaseUrl) return { url: config.databaseUrl };
   mkdirSync(config.dataDir, { recursive: true });
-  const password = persistentSecret(config.dataDir, 'postgres-password', () => randomBytes(18).toString('base64url'));
+  const password = persistentValue(config.dataDir, 'postgres-password', () => randomBytes(18).toString('base64url'));
   const pgDir = path.join(config.dataDir, 'postgres');
   const url = (port: number) => `postgres://mediaplane:${encodeURIComponent(password)}@127.0.0.1:${port}/mediaplane`;
   if (options.joinRunning) {
@@ -90,15 +73,11 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
     });
     const firstAdmin = await services.admin.ensureFirstAdmin();
 
-    mkdirSync(config.dataDir, { recursive: true });
-    const nodeId = persistentSecret(config.dataDir, 'node-id', () => `${hostname()}-${randomUUID().slice(0, 8)}`);
-    const node = await services.nodes.upsert({ nodeId, name: config.nodeName, ip: primaryAddress(), version: PRODUCT_VERSION });
-    const heartbeat = setInterval(() => void services.nodes.heartbeat(nodeId).catch(() => {}), 10_000);
+    const registration = await registerNode(services.nodes, { dataDir: config.dataDir, name: config.nodeName });
     const purge = setInterval(() => void services.auth.purgeExpiredSessions().catch(() => {}), 10 * 60_000);
-    heartbeat.unref();
     purge.unref();
     stops.push(async () => {
-      clearInterval(heartbeat);
+      registration.stop();
       clearInterval(purge);
     });
 
@@ -117,6 +96,7 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
 
+    const { node } = registration;
     const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log });
     stops.push(() => localNode.stop());
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

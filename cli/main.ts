@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { PRODUCT_VERSION } from '../openapi/version.ts';
+import { registerAgentCommand } from './commands/agent.ts';
 import { registerLoginCommands } from './commands/login.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
 import { registerServerCommand } from './commands/server.ts';
@@ -15,6 +16,7 @@ const program = new Command('mediaplane')
   .showHelpAfterError();
 
 registerServerCommand(program);
+registerAgentCommand(program);
 registerMigrateCommand(program);
 registerLoginCommands(program);
 registerTokenCommands(program);

@@ -23,3 +23,8 @@ export async function migrateUp(db: Db): Promise<string[]> {
 export async function migrateDown(db: Db): Promise<string[]> {
   return check(await migrator(db).migrateDown());
 }
+
+/** Migrations not yet applied to this database (an agent refuses to run on an older schema). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  return (await migrator(db).getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { NodesRepository } from '../../api/repositories/nodes.repository.ts';
 import { freePort } from '../../api/db/embedded.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
 import { createTestDatabase } from '../support/db.ts';
+import { isAlive, processesWithArgument } from '../support/processes.ts';
 import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
 
 /**
@@ -25,29 +26,7 @@ let source: string;
 let nodeId: number;
 const nodes: LocalNode[] = [];
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
-}
-
-/** ffmpeg processes whose command line reads this test's source file. */
-function ffmpegReading(file: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (cmdline[0]?.endsWith('ffmpeg') && cmdline.some((arg) => arg.includes(file)) && isAlive(Number(entry))) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+const ffmpegReading = (file: string) => processesWithArgument('ffmpeg', file);
 
 async function startNode(): Promise<LocalNode> {
   const node = await startLocalNode({ db, databaseUrl: database.url, bus, nodeId, nodeName: 'local', paths, sweepIntervalMs: 1000, log: () => {} });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { freePort } from '../../api/db/embedded.ts';
 import { EventBus } from '../../api/events/event-bus.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
 import { createTestDatabase } from '../support/db.ts';
+import { isAlive, processesWithArgument } from '../support/processes.ts';
 import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
 
 /**
@@ -28,28 +29,7 @@ let source: string;
 let port: number;
 let server: ResultPromise | undefined;
 
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-/** ffmpeg processes whose command line reads this test's source file (its path is unique to this test). */
-function ffmpegReading(file: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (cmdline[0]?.endsWith('ffmpeg') && cmdline.some((arg) => arg.includes(file)) && isAlive(Number(entry))) found.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
+const ffmpegReading = (file: string) => processesWithArgument('ffmpeg', file);
 
 /** `mediaplane server` on the test database, resolved once its API answers (wrapped: the subprocess is itself a promise of its end). */
 async function startServer(): Promise<{ process: ResultPromise }> {
