@@ -7,6 +7,7 @@ import { prepareHlsKeys } from './ffmpeg/hls-keys.ts';
 import { ffmpegLogLevelFor, parseFfmpegLogLine } from './logs/ffmpeg-log-parser.ts';
 import { JobLogWriter } from './logs/job-log.ts';
 import { TsFanout } from './mpegts-fanout.ts';
+import { SrtBridgeSet, type SrtLinkStatus } from './srt/srt-bridges.ts';
 import { CpuMeter } from './stats/process-tree.ts';
 import type { Backoff } from './supervisor/backoff.ts';
 import { ProcessSupervisor } from './supervisor/process-supervisor.ts';
@@ -39,6 +40,14 @@ export interface JobRunnerDeps {
   probePrimary?: (input: InputSpec) => Promise<boolean>;
   /** The least time a primary gets to deliver its first media after a start or a return (default 10 s). */
   failoverOpeningAllowanceMs?: number;
+  /**
+   * srt-live-transmit, which carries the job's SRT links and reports their statistics (engine/srt).
+   * Default: `srt-live-transmit` from PATH when installed; null: never (ffmpeg's libsrt carries SRT,
+   * without statistics).
+   */
+  srtLiveTransmitPath?: string | null;
+  /** srt-live-transmit's statistics period in packets (default 25); SRT events are passed on at most once a second per link. */
+  srtStatsEveryPackets?: number;
 }
 
 export interface JobRunnerStatus {
@@ -47,7 +56,7 @@ export interface JobRunnerStatus {
   pid: number | null;
   /** Processes started again (automatically or by restart/reload/failover) since the job was started. */
   restarts: number;
-  /** CPU of the whole process group, 100 = one core. 0 when no process runs. */
+  /** CPU of the whole process group and of the job's SRT companions (srt-live-transmit), 100 = one core. 0 when no process runs. */
   cpuPercent: number;
   rssBytes: number;
   /**
@@ -73,6 +82,8 @@ export interface JobRunnerStatus {
   lastExit: Extract<EngineEvent, { type: 'exit' }> | null;
   activeInput: ActiveInput;
   node: string;
+  /** The latest SRT statistics of each SRT input and output carried by srt-live-transmit (empty when none is). */
+  srt: SrtLinkStatus[];
 }
 
 const OUTPUT_RATE_WINDOW_MS = 3_000;
@@ -84,7 +95,9 @@ function rank(level: LogLevel): number {
 /**
  * Runs one job: builds its argv (the failover input when the policy says so), supervises the
  * process, writes the supervisor's lines and ffmpeg's stderr to the job's log, samples CPU and
- * memory, fans the MPEG-TS of an mpegts output out to HTTP clients, and switches inputs on failover.
+ * memory, fans the MPEG-TS of an mpegts output out to HTTP clients, switches inputs on failover,
+ * and runs the srt-live-transmit companions that carry its SRT links and report their statistics
+ * (engine/srt: started before ffmpeg, kept across ffmpeg's own restarts, stopped with the job).
  */
 export class JobRunner {
   private spec: JobSpec;
@@ -104,6 +117,7 @@ export class JobRunner {
   private rssBytes = 0;
   private outputSamples: Array<{ at: number; bytes: number }> = [];
   private lastProgressBitrate: number | null = null;
+  private readonly srt: SrtBridgeSet;
 
   constructor(spec: JobSpec, deps: JobRunnerDeps) {
     this.spec = spec;
@@ -112,6 +126,15 @@ export class JobRunner {
     this.log = this.openLog(spec);
     this.failover = this.makeFailover(spec);
     if (this.needsFanout(spec)) this.ensureFanout();
+    this.srt = new SrtBridgeSet({
+      jobId: spec.id,
+      srtLiveTransmitPath: deps.srtLiveTransmitPath,
+      statsEveryPackets: deps.srtStatsEveryPackets,
+      backoff: deps.backoff,
+      now: this.clock,
+      onStats: (link) => this.deps.onEvent({ type: 'srt', jobId: this.spec.id, ...link }),
+      onLog: (level, text) => this.note(level, text),
+    });
 
     this.supervisor = new ProcessSupervisor({
       id: spec.id,
@@ -136,18 +159,27 @@ export class JobRunner {
   }
 
   start(): void {
-    if (this.supervisor.desired !== 'running' || this.supervisor.state === 'failed') this.failover?.start();
+    if (this.supervisor.desired !== 'running' || this.supervisor.state === 'failed') {
+      this.failover?.start();
+      this.srt.newRun();
+    }
     this.supervisor.start();
   }
 
+  /** Stops ffmpeg and the SRT companions together. */
   async stop(): Promise<void> {
     this.failover?.stop();
-    await this.supervisor.stop();
+    await Promise.all([this.supervisor.stop(), this.srt.stopAll()]);
     await this.log.flush();
   }
 
+  /** A restart by the operator starts the SRT links afresh too (an automatic restart of ffmpeg keeps them). */
   async restart(mode: 'hard' | 'soft'): Promise<void> {
-    if (this.supervisor.state === 'stopped' || this.supervisor.state === 'failed') this.failover?.start();
+    if (this.supervisor.state === 'stopped' || this.supervisor.state === 'failed') {
+      this.failover?.start();
+      this.srt.newRun();
+    }
+    await this.srt.stopAll(mode);
     await this.supervisor.restart(mode);
   }
 
@@ -203,6 +235,7 @@ export class JobRunner {
       lastExit: this.supervisor.lastExit ?? null,
       activeInput: this.failover?.active ?? 'primary',
       node: this.deps.nodeName,
+      srt: this.srt.status(),
     };
   }
 
@@ -259,16 +292,21 @@ export class JobRunner {
   private async command(): Promise<{ file: string; args: string[] }> {
     const level = ffmpegLogLevelFor(this.spec.logLevel);
     const input: ActiveInput = this.failover?.active ?? 'primary';
+    // SRT links go through srt-live-transmit companions on loopback UDP ports (engine/srt).
+    const bridges = await this.srt.plan(this.spec, input);
     const built = buildFfmpegArgs(this.spec, {
       useFailover: input === 'failover',
       // The exit classifier needs ffmpeg's error lines even when the job keeps only FATAL.
       ffmpegLogLevel: level === 'fatal' ? 'error' : level,
+      srtBridges: bridges.ports,
     });
     await Promise.all(built.directories.map((dir) => mkdir(dir, { recursive: true })));
     await prepareHlsKeys(this.spec);
     this.usesStdout = built.usesStdout;
     this.commandInput = input;
     if (built.usesStdout) this.ensureFanout();
+    // Synchronously before the spawn: a stop that came while the command was built starts nothing.
+    if (this.supervisor.desired === 'running') bridges.apply();
     return { file: this.deps.ffmpegPath ?? 'ffmpeg', args: built.args };
   }
 
@@ -284,7 +322,11 @@ export class JobRunner {
 
   private wire(): void {
     const s = this.supervisor;
-    s.on('state', (event) => this.deps.onEvent(event));
+    s.on('state', (event) => {
+      // The job is over (stopped, finished, or failed for good): its SRT companions go with it.
+      if (event.state === 'stopped' || event.state === 'failed') void this.srt.stopAll();
+      this.deps.onEvent(event);
+    });
     s.on('exit', (event) => {
       this.stopStats();
       this.deps.onEvent(event);
@@ -313,7 +355,10 @@ export class JobRunner {
     const every = this.deps.statsIntervalMs ?? 2_000;
     const sample = async () => {
       try {
-        const { cpuPercent, rssBytes } = await meter.sample();
+        // The job's CPU and memory: ffmpeg's process group and its SRT companions.
+        const [ffmpeg, companions] = await Promise.all([meter.sample(), this.srt.sample()]);
+        const cpuPercent = Math.round((ffmpeg.cpuPercent + companions.cpuPercent) * 10) / 10;
+        const rssBytes = ffmpeg.rssBytes + companions.rssBytes;
         if (this.meter !== meter) return;
         this.cpuPercent = cpuPercent;
         this.rssBytes = rssBytes;

@@ -7,6 +7,7 @@ export const SYSTEM_TOOLS = [
   { command: 'ping', pkg: 'iputils-ping', needed: 'the Ping tool' },
   { command: 'mtr', pkg: 'mtr-tiny', needed: 'the MTR tool' },
   { command: 'nft', pkg: 'nftables', needed: 'the firewall' },
+  { command: 'srt-live-transmit', pkg: 'srt-tools', needed: 'SRT statistics (SRT still works through ffmpeg\'s libsrt)' },
 ] as const;
 
 async function has(command: string): Promise<boolean> {

@@ -265,4 +265,45 @@ export type EngineEvent =
       /** Input bitrate, when known: ffmpeg 5.1 does not report it, so the runner leaves it out. */
       inputBitrateKbps?: number;
     }
-  | { type: 'failover'; jobId: string; to: 'primary' | 'failover'; reason: string; at: number };
+  | { type: 'failover'; jobId: string; to: 'primary' | 'failover'; reason: string; at: number }
+  /**
+   * Statistics of one SRT link of the job, as SRT itself counts them (srt-live-transmit carries the
+   * link beside ffmpeg, see engine/srt/srt-bridge.ts). Outputs by their index; inputs: 0 is the
+   * primary input, 1 the failover input. Sent about once a second while the link carries data, and
+   * when a connection comes or goes.
+   */
+  | { type: 'srt'; jobId: string; direction: 'input' | 'output'; index: number; stats: SrtStats; at: number };
+
+/**
+ * SRT statistics of one link, seen from this end: a sender's counters for an output, a receiver's
+ * for an input. Counters are those of the current connection (they start again at 0 when a peer
+ * connects again).
+ */
+export interface SrtStats {
+  /** Data packets sent (output) or received (input), retransmissions included. */
+  packets: number;
+  /** Bytes sent or received, SRT and UDP/IP headers included. */
+  bytes: number;
+  /** Packets the receiver reported lost (output), or found missing (input). */
+  packetsLost: number;
+  /** Packets sent again (output), or received again (input). */
+  packetsRetransmitted: number;
+  /**
+   * Bytes of those packets. srt-live-transmit 1.5 prints no byte count for retransmissions, so this
+   * is packetsRetransmitted times the link's mean packet size so far.
+   */
+  bytesRetransmitted: number;
+  /** Packets given up because they were too late to be of use (the latency had passed). */
+  packetsDropped: number;
+  bytesDropped: number;
+  /** SRT's estimate of the link's bandwidth. */
+  bandwidthMbps: number;
+  /** Sending (output) or receiving (input) rate over the last second or so. */
+  rateMbps: number;
+  /** The latency both ends agreed on (the larger of the two asked for). */
+  negotiatedLatencyMs: number;
+  /** Smoothed round-trip time. */
+  rttMs: number;
+  /** Peers connected to this link now: 0 or 1 (an SRT link carries one connection). */
+  connections: number;
+}

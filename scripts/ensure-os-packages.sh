@@ -4,7 +4,7 @@
 set -euo pipefail
 declare -A PACKAGE_OF=(
   [ffmpeg]=ffmpeg [ffprobe]=ffmpeg [ping]=iputils-ping [mtr]=mtr-tiny [nft]=nftables
-  [chromium]=chromium [tmux]=tmux
+  [chromium]=chromium [tmux]=tmux [srt-live-transmit]=srt-tools
 )
 missing=()
 for command in "${!PACKAGE_OF[@]}"; do
@@ -21,6 +21,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 else
   echo "missing OS packages: $packages" >&2
   echo "install them with: sudo apt-get install -y $packages" >&2
-  echo "until then the media tests (ffmpeg), the console tests (chromium) and the CLI screen tests (tmux) cannot run." >&2
+  echo "until then the media tests (ffmpeg, srt-live-transmit), the console tests (chromium) and the CLI screen tests (tmux) cannot run." >&2
   exit 1
 fi

@@ -3,7 +3,8 @@ import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
 import type { BatchLogEntry } from '../../engine/batch/batch-entry.ts';
 import { BatchJobRunner } from '../../engine/batch/batch-job-runner.ts';
 import { ProcessRegistry } from '../../engine/process-registry.ts';
-import type { Actor, EngineEvent, JobSpec, JobState } from '../../engine/types.ts';
+import { reapLeftoverCompanions } from '../../engine/srt/srt-bridge.ts';
+import type { Actor, EngineEvent, JobSpec, JobState, SrtStats } from '../../engine/types.ts';
 import type { JobRow } from '../db/tables.ts';
 import type { EventBus, LiveEvent } from '../events/event-bus.ts';
 import type { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
@@ -55,6 +56,8 @@ interface Running {
   appliedRestartSeq: number;
   appliedConfigVersion: number;
   lastStatsWrite: number;
+  /** The latest SRT statistics of each SRT link (`input-0`, `output-2` ...), written with the stats. */
+  srt: Map<string, { direction: 'input' | 'output'; index: number; stats: SrtStats }>;
   restarts: number;
   startedAt: Date | null;
   /** The last state the runner reported: an UP event is recorded when it becomes running, not again while it stays so. */
@@ -108,6 +111,7 @@ export class NodeReconciler {
   /** End what a killed predecessor left running, then start what should run. */
   async start(): Promise<void> {
     await this.registry.reapLeftovers(this.log);
+    for (const pid of await reapLeftoverCompanions()) this.log(`ended srt-live-transmit ${pid} left by a previous run`);
     this.unsubscribe = this.bus.subscribe((event: LiveEvent) => {
       if (JOB_TOPICS.has(event.topic) && event.type !== 'status' && event.type !== 'batch') this.wake();
     });
@@ -192,6 +196,7 @@ export class NodeReconciler {
         appliedRestartSeq: row.restart_seq,
         appliedConfigVersion: row.config_version,
         lastStatsWrite: 0,
+        srt: new Map(),
         restarts: 0,
         startedAt: null,
         state: 'failed',
@@ -206,6 +211,7 @@ export class NodeReconciler {
       appliedRestartSeq: row.restart_seq,
       appliedConfigVersion: row.config_version,
       lastStatsWrite: 0,
+      srt: new Map(),
       restarts: 0,
       startedAt: null,
       state: null,
@@ -351,6 +357,9 @@ export class NodeReconciler {
         await this.publishStatus(running.row);
         return;
       }
+      case 'srt':
+        running.srt.set(`${event.direction}-${event.index}`, { direction: event.direction, index: event.index, stats: event.stats });
+        return;
       case 'stats': {
         const now = Date.now();
         if (now - running.lastStatsWrite < (this.options.statsWriteIntervalMs ?? 2000)) return;
@@ -362,6 +371,7 @@ export class NodeReconciler {
           rssBytes: event.rssBytes,
           ...(bitrates.inputBitrateKbps !== undefined ? { inputBps: Math.round(bitrates.inputBitrateKbps * 1000) } : {}),
           ...(bitrates.outputBitrateKbps !== undefined ? { outputBps: Math.round(bitrates.outputBitrateKbps * 1000) } : {}),
+          ...(running.srt.size ? { srtStats: [...running.srt.values()] } : {}),
         });
         await this.publishStatus(running.row);
         return;

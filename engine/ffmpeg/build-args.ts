@@ -2,8 +2,10 @@ import type { JobSpec, LogLevel } from '../types.ts';
 import type { InputContext } from './context.ts';
 import { planEncoding, planRelay, type MediaPlan } from './encode/plan.ts';
 import { buildInput } from './inputs/index.ts';
+import { buildSrtBridgeInput } from './inputs/uri.ts';
 import { copiedStreamArgs, directOutputArgs } from './outputs/direct.ts';
 import { buildOutput, SEGMENTED_OUTPUT_TYPES, TS_OUTPUT_TYPES, type BuiltOutput } from './outputs/index.ts';
+import { buildSrtBridgeOutput } from './outputs/srt.ts';
 import { formatTee } from './tee.ts';
 import { assertNumberRange, fail } from './validate.ts';
 
@@ -20,7 +22,18 @@ export interface BuildOptions {
   useFailover?: boolean;
   /** ffmpeg's own -loglevel name; derived from the job's log level when absent. */
   ffmpegLogLevel?: string;
+  /**
+   * SRT links carried by srt-live-transmit beside ffmpeg (engine/srt): link → loopback UDP port.
+   * An SRT output whose index is here becomes a UDP slave to `127.0.0.1:<port>` (the companion
+   * sends it over SRT); the SRT input (`input`, or `failover` with useFailover) becomes a UDP input
+   * on `127.0.0.1:<port>` (the companion receives SRT and forwards it). The SRT values are checked
+   * all the same. Links not in the map, and every link without the option, go through libsrt.
+   */
+  srtBridges?: ReadonlyMap<SrtBridgeKey, number>;
 }
+
+/** An SRT link of a job: an output by its index, or the primary or failover input. */
+export type SrtBridgeKey = number | 'input' | 'failover';
 
 const FFMPEG_LOG_LEVELS: Record<LogLevel, string> = {
   TRACE: 'trace',
@@ -71,7 +84,8 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
   }
   const inputContext: InputContext = { videoType: job.videoType, ioTimeoutSeconds: ioTimeoutSeconds(job) };
   if (job.videoType !== 'LIVE' && job.videoType !== 'VOD') fail('Video type must be LIVE or VOD');
-  const main = buildInput(input, inputContext);
+  const bridgedInputPort = options.srtBridges?.get(options.useFailover ? 'failover' : 'input');
+  const main = bridgedInputPort === undefined ? buildInput(input, inputContext) : buildSrtBridgeInput(input, inputContext, bridgedInputPort);
 
   const outputs = (job.outputs ?? []).filter((output) => !output.disabled);
   if (outputs.length === 0) fail('The job has no enabled output');
@@ -91,9 +105,11 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
   const plan: MediaPlan = job.encoding ? planEncoding(job, planContext) : planRelay(job, planContext);
 
   const videoCodec = job.encoding && plan.encodesVideo && typeof job.encoding.video === 'object' && job.encoding.video ? job.encoding.video.codec : undefined;
-  const built: BuiltOutput[] = outputs.map((output) =>
-    buildOutput(output, { layout: plan.layout, videoType: job.videoType, shared: outputs.length > 1, videoCodec }),
-  );
+  const built: BuiltOutput[] = outputs.map((output) => {
+    const context = { layout: plan.layout, videoType: job.videoType, shared: outputs.length > 1, videoCodec };
+    const bridgePort = output.type === 'srt' ? options.srtBridges?.get(output.index) : undefined;
+    return output.type === 'srt' && bridgePort !== undefined ? buildSrtBridgeOutput(output, context, bridgePort) : buildOutput(output, context);
+  });
 
   // Stream-copied video or audio cannot reach FLV/MP4 through tee (see outputs/direct.ts): those
   // outputs become outputs of their own. With encoded video that would mean encoding it again per

@@ -100,3 +100,22 @@ export function buildUriInput(input: UriInput, ctx: InputContext): BuiltInput {
   }
   return { args: [...pre, ...options, '-i', formatUrl(url)], inputCount: 1, programPrefix };
 }
+
+/**
+ * An `srt://` input carried by srt-live-transmit (engine/srt/srt-bridge.ts): the companion
+ * receives SRT and forwards it to `127.0.0.1:<udpPort>`, which ffmpeg reads as UDP with the same
+ * receive queue as any UDP input. The URL is checked exactly as for libsrt, and program and decoder
+ * choices apply as before. As with libsrt, a listener waits for its caller as long as the
+ * supervisor's stale clock allows (no read timeout); a caller's read gives up after the I/O timeout.
+ */
+export function buildSrtBridgeInput(input: InputSpec, ctx: InputContext, udpPort: number): BuiltInput {
+  if (input?.type !== 'uri' || typeof input.uri !== 'string' || !/^srt:\/\//i.test(input.uri)) fail('Only an srt:// input can be carried by srt-live-transmit');
+  const native = buildUriInput(input, ctx);
+  const url = parseUrl(input.uri, ['srt'], 'Input URI', { allowEmptyHost: true });
+  const listener = /(^|&)mode=listener(&|$)/.test(url.query ?? '');
+  const port = assertIntegerRange(udpPort, 1, 65535, 'Loopback UDP port of the SRT input');
+  const query = [`fifo_size=${UDP_FIFO_PACKETS}`, 'overrun_nonfatal=1', `buffer_size=${UDP_SOCKET_BUFFER_BYTES}`];
+  if (!listener) query.push(`timeout=${Math.round(ctx.ioTimeoutSeconds * MICROSECONDS)}`);
+  const pre = input.videoDecoder ? ['-c:v', assertName(input.videoDecoder, 'Video decoder')] : [];
+  return { args: [...pre, '-thread_queue_size', '1024', '-i', `udp://127.0.0.1:${port}?${query.join('&')}`], inputCount: 1, programPrefix: native.programPrefix };
+}

@@ -1,5 +1,6 @@
 import { singleRenditionSelect } from '../streams.ts';
 import { assertHost, assertIntegerRange, assertPlainText, assertPort, fail } from '../validate.ts';
+import { UDP_TS_PACKET_SIZE } from './udp.ts';
 import { type BuiltOutput, type OutputContext, type OutputOf, slaveOptions } from './common.ts';
 
 /**
@@ -36,6 +37,26 @@ export function buildSrtOutput(output: OutputOf<'srt'>, ctx: OutputContext): Bui
     slave: {
       options: [...slaveOptions('mpegts', singleRenditionSelect(ctx.layout, { withDvb: true }), { fifo: listener || ctx.shared }), ...protocol],
       url: `srt://${host}:${port}`,
+    },
+    directories: [],
+    usesStdout: false,
+    container: 'mpegts',
+  };
+}
+
+/**
+ * An SRT output carried by srt-live-transmit (engine/srt/srt-bridge.ts): ffmpeg sends the same
+ * MPEG-TS as a UDP slave to the companion's loopback port, in 1316-byte datagrams (seven TS packets,
+ * one SRT payload each). The SRT values are checked exactly as for libsrt. A loopback UDP send
+ * never blocks, so the slave needs no queue of its own, even for a listener nobody has called yet.
+ */
+export function buildSrtBridgeOutput(output: OutputOf<'srt'>, ctx: OutputContext, udpPort: number): BuiltOutput {
+  buildSrtOutput(output, ctx);
+  const port = assertPort(udpPort, `Output ${output.index + 1} (SRT) loopback UDP leg`);
+  return {
+    slave: {
+      options: slaveOptions('mpegts', singleRenditionSelect(ctx.layout, { withDvb: true })),
+      url: `udp://127.0.0.1:${port}?pkt_size=${UDP_TS_PACKET_SIZE}`,
     },
     directories: [],
     usesStdout: false,
