@@ -7,7 +7,7 @@ import { reapLeftoverCompanions } from '../../engine/srt/srt-bridge.ts';
 import type { Actor, EngineEvent, JobSpec, JobState, SrtStats } from '../../engine/types.ts';
 import type { JobRow } from '../db/tables.ts';
 import type { EventBus, LiveEvent } from '../events/event-bus.ts';
-import type { JobRuntimeRepository } from '../repositories/job-runtime.repository.ts';
+import type { JobRuntimeRepository, JobStatsRow } from '../repositories/job-runtime.repository.ts';
 import { isBatchJob, JobResolveError, jobKey, resolveJobSpec, type NodePaths } from './job-resolver.ts';
 import type { Leader } from './leader.ts';
 
@@ -55,7 +55,8 @@ interface Running {
   runner: RunnerHandle;
   appliedRestartSeq: number;
   appliedConfigVersion: number;
-  lastStatsWrite: number;
+  /** CPU, memory, bitrates and SRT figures not yet written: the stats flush writes every job's in one statement. */
+  pendingStats?: JobStatsRow;
   /** The latest SRT statistics of each SRT link (`input-0`, `output-2` ...), written with the stats. */
   srt: Map<string, { direction: 'input' | 'output'; index: number; stats: SrtStats }>;
   restarts: number;
@@ -77,6 +78,8 @@ function wasRunning(status: { state: string; reason: string | null } | undefined
 
 /** The job topics the API publishes on; a change there wakes the reconciler. */
 const JOB_TOPICS = new Set(['relays', 'encodings', 'jobs']);
+/** What the nodes themselves publish on those topics: no desired state changed. */
+const OBSERVED_TYPES = new Set(['status', 'stats', 'batch']);
 
 function actorOf(row: JobRow): Actor {
   const actor = row.desired_actor as Actor | null;
@@ -94,6 +97,7 @@ export class NodeReconciler {
   private readonly registry: ProcessRegistry;
   private readonly log: (line: string) => void;
   private timer?: NodeJS.Timeout;
+  private statsTimer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
   private sweeping?: Promise<void>;
   private again = false;
@@ -113,11 +117,36 @@ export class NodeReconciler {
     await this.registry.reapLeftovers(this.log);
     for (const pid of await reapLeftoverCompanions()) this.log(`ended srt-live-transmit ${pid} left by a previous run`);
     this.unsubscribe = this.bus.subscribe((event: LiveEvent) => {
-      if (JOB_TOPICS.has(event.topic) && event.type !== 'status' && event.type !== 'batch') this.wake();
+      if (JOB_TOPICS.has(event.topic) && !OBSERVED_TYPES.has(event.type)) this.wake();
     });
     this.timer = setInterval(() => this.wake(), this.options.sweepIntervalMs ?? 5000);
     this.timer.unref();
+    this.statsTimer = setInterval(() => void this.flushStats().catch((error: Error) => this.log(`writing job statistics: ${error.message}`)), this.options.statsWriteIntervalMs ?? 2000);
+    this.statsTimer.unref();
     await this.sweep();
+  }
+
+  /**
+   * Every job's latest CPU, memory, bitrate and SRT figures in ONE update and one live event per
+   * kind, however many jobs run: per-job writes would cost the control plane more than the jobs.
+   */
+  private async flushStats(): Promise<void> {
+    const rows: Array<JobStatsRow & { kind: JobRow['kind'] }> = [];
+    for (const running of this.running.values()) {
+      if (!running.pendingStats) continue;
+      rows.push({ ...running.pendingStats, kind: running.row.kind });
+      running.pendingStats = undefined;
+    }
+    if (rows.length === 0) return;
+    await this.repo.writeStats(rows);
+    for (const kind of ['relay', 'encoding'] as const) {
+      const ofKind = rows.filter((r) => r.kind === kind);
+      // NOTIFY payloads are limited to 8000 bytes: a few dozen jobs per event.
+      for (let i = 0; i < ofKind.length; i += 40) {
+        const data = ofKind.slice(i, i + 40).map(({ jobId, cpuPercent, rssBytes, inputBps, outputBps }) => ({ id: jobId, cpu: cpuPercent, rss: rssBytes, inputBps, outputBps }));
+        await this.bus.publish({ topic: `${kind}s`, type: 'stats', data });
+      }
+    }
   }
 
   /** Ask for a sweep now; coalesces with one in progress. */
@@ -195,7 +224,6 @@ export class NodeReconciler {
         runner: { start() {}, stop: async () => {}, restart: async () => {}, reload: async () => {} },
         appliedRestartSeq: row.restart_seq,
         appliedConfigVersion: row.config_version,
-        lastStatsWrite: 0,
         srt: new Map(),
         restarts: 0,
         startedAt: null,
@@ -210,7 +238,6 @@ export class NodeReconciler {
       runner: undefined as unknown as RunnerHandle,
       appliedRestartSeq: row.restart_seq,
       appliedConfigVersion: row.config_version,
-      lastStatsWrite: 0,
       srt: new Map(),
       restarts: 0,
       startedAt: null,
@@ -360,22 +387,16 @@ export class NodeReconciler {
       case 'srt':
         running.srt.set(`${event.direction}-${event.index}`, { direction: event.direction, index: event.index, stats: event.stats });
         return;
-      case 'stats': {
-        const now = Date.now();
-        if (now - running.lastStatsWrite < (this.options.statsWriteIntervalMs ?? 2000)) return;
-        running.lastStatsWrite = now;
-        const bitrates = event;
-        await this.repo.writeStatus(jobId, nodeId, {
-          state: 'running',
+      case 'stats':
+        running.pendingStats = {
+          jobId,
           cpuPercent: event.cpuPercent,
           rssBytes: event.rssBytes,
-          ...(bitrates.inputBitrateKbps !== undefined ? { inputBps: Math.round(bitrates.inputBitrateKbps * 1000) } : {}),
-          ...(bitrates.outputBitrateKbps !== undefined ? { outputBps: Math.round(bitrates.outputBitrateKbps * 1000) } : {}),
-          ...(running.srt.size ? { srtStats: [...running.srt.values()] } : {}),
-        });
-        await this.publishStatus(running.row);
+          inputBps: event.inputBitrateKbps === undefined ? undefined : Math.round(event.inputBitrateKbps * 1000),
+          outputBps: event.outputBitrateKbps === undefined ? undefined : Math.round(event.outputBitrateKbps * 1000),
+          srtStats: running.srt.size ? [...running.srt.values()] : undefined,
+        };
         return;
-      }
       default:
         return;
     }
@@ -398,6 +419,7 @@ export class NodeReconciler {
   async stop(options: { stopJobs: boolean } = { stopJobs: true }): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.statsTimer) clearInterval(this.statsTimer);
     this.unsubscribe?.();
     await this.sweeping?.catch(() => {});
     if (options.stopJobs) {

@@ -20,6 +20,16 @@ export interface JobStatusUpdate {
   srtStats?: unknown;
 }
 
+/** The figures a node samples while a job runs. */
+export interface JobStatsRow {
+  jobId: number;
+  cpuPercent: number;
+  rssBytes: number;
+  inputBps?: number;
+  outputBps?: number;
+  srtStats?: unknown;
+}
+
 export interface JobEventInput {
   jobId: number;
   type: 'START' | 'STOP' | 'RESTART' | 'UP' | 'EXIT' | 'FAILOVER' | 'FAILURE';
@@ -81,6 +91,22 @@ export class JobRuntimeRepository {
         // The job was deleted while it ran: its status has nowhere to go.
         if (error.code !== '23503') throw error;
       });
+  }
+
+  /** Many jobs' figures in one statement; a figure not sampled keeps its stored value. */
+  async writeStats(rows: JobStatsRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const values = rows.map(
+      (r) =>
+        sql`(${r.jobId}::int, ${r.cpuPercent}::real, ${Math.round(r.rssBytes)}::bigint, ${r.inputBps ?? null}::bigint, ${r.outputBps ?? null}::bigint, ${r.srtStats === undefined ? null : JSON.stringify(r.srtStats)}::jsonb)`,
+    );
+    await sql`
+      update job_status as s set
+        cpu_percent = v.cpu, rss_bytes = v.rss,
+        input_bps = coalesce(v.input_bps, s.input_bps), output_bps = coalesce(v.output_bps, s.output_bps),
+        srt_stats = coalesce(v.srt, s.srt_stats), updated_at = now()
+      from (values ${sql.join(values)}) as v(job_id, cpu, rss, input_bps, output_bps, srt)
+      where s.job_id = v.job_id and s.state = 'running'`.execute(this.db);
   }
 
   statusOf(jobId: number): Promise<JobStatusRow | undefined> {

@@ -139,11 +139,13 @@ async function secondsSinceBoot(): Promise<number> {
 export class CpuMeter {
   private last: { cpuSeconds: number; at: number } | undefined;
   private lastPercent = 0;
+  /** The group's processes as the last full scan of /proc found them, and when. */
+  private members: { pids: number[]; scannedAt: number } | undefined;
 
   constructor(readonly pgid: number) {}
 
   async sample(): Promise<{ cpuPercent: number; rssBytes: number }> {
-    const group = await sampleGroup(this.pgid);
+    const group = await this.sampleMembers();
     let cpuPercent = this.lastPercent;
     if (this.last) {
       const wall = group.uptimeSeconds - this.last.at;
@@ -157,4 +159,36 @@ export class CpuMeter {
     this.lastPercent = Math.round(cpuPercent * 10) / 10;
     return { cpuPercent: this.lastPercent, rssBytes: group.rssBytes };
   }
+
+  /**
+   * Reading every process of the machine for each sample would cost the control plane more than
+   * the jobs it watches: the members found by a full scan are read directly, and /proc is scanned
+   * again only every MEMBERS_RESCAN_MS (to find new children) or when a member has gone.
+   */
+  private async sampleMembers(): Promise<GroupSample> {
+    const known = this.members;
+    if (known && Date.now() - known.scannedAt < MEMBERS_RESCAN_MS) {
+      const { ticksPerSecond, pageSize } = systemClock();
+      const [uptimeSeconds, ...stats] = await Promise.all([
+        secondsSinceBoot(),
+        ...known.pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then((text) => parseProcStat(pid, text), () => undefined)),
+      ]);
+      const members = (stats as Array<ProcEntry | undefined>).filter((e): e is ProcEntry => e !== undefined && e.pgid === this.pgid && e.state !== 'Z');
+      if (members.length === known.pids.length) {
+        const leader = members.find((e) => e.pid === this.pgid);
+        return {
+          cpuSeconds: members.reduce((sum, e) => sum + e.cpuTicks, 0) / ticksPerSecond,
+          rssBytes: members.reduce((sum, e) => sum + e.rssPages, 0) * pageSize,
+          pids: members.map((e) => e.pid),
+          uptimeSeconds: uptimeSeconds as number,
+          leaderStartSeconds: leader ? leader.startTicks / ticksPerSecond : undefined,
+        };
+      }
+    }
+    const group = await sampleGroup(this.pgid);
+    this.members = { pids: group.pids, scannedAt: Date.now() };
+    return group;
+  }
 }
+
+const MEMBERS_RESCAN_MS = 10_000;

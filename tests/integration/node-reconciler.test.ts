@@ -75,6 +75,12 @@ describe('the node reconciler', () => {
     expect(isAlive(running.pid as number)).toBe(true);
     expect(ffmpegReading(source)).toEqual([running.pid]);
     expect(await eventsOf(job.id)).toEqual(['START', 'UP']);
+    // CPU and memory of the process group are sampled and written while it runs.
+    const sampled = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      return status && status.rss_bytes > 0 ? status : undefined;
+    }, 'the relay\'s memory sampled');
+    expect(sampled.rss_bytes).toBeGreaterThan(1_000_000);
 
     await setDesired(db, bus, job.id, { active: false }, { kind: 'user', userId: 7, username: 'operator' });
     await waitFor(async () => (await statusOf(job.id))?.state === 'stopped', 'the relay stopped');
