@@ -27,11 +27,11 @@ describe('inputs: uri', () => {
     expect(inputUrl({ type: 'uri', uri: 'udp://@239.1.1.1:1234' })).toMatch(/^udp:\/\/@239\.1\.1\.1:1234\?/);
   });
 
-  it('a live MPEG-TS transport is probed for half a second, not the 5 s default; other sources keep the default', () => {
+  it('a live MPEG-TS transport is probed for one second, not the 5 s default; other sources keep the default', () => {
     for (const uri of ['udp://@239.1.1.1:1234', 'rtp://239.1.1.1:5004', 'srt://10.0.0.1:9000', 'tcp://10.0.0.1:9000']) {
       const args = inputArgs({ type: 'uri', uri });
-      expect(valueOf(args, '-analyzeduration'), uri).toBe('500000');
-      expect(valueOf(args, '-probesize'), uri).toBe('1000000');
+      expect(valueOf(args, '-analyzeduration'), uri).toBe('1000000');
+      expect(valueOf(args, '-probesize'), uri).toBe('2000000');
     }
     for (const uri of ['http://example.com/live/index.m3u8', 'rtmp://example.com/live/key', '/media/in.ts']) {
       expect(inputArgs({ type: 'uri', uri }), uri).not.toContain('-analyzeduration');

@@ -27,12 +27,14 @@ function withToken(url: ParsedUrl, token: string): ParsedUrl {
 
 /**
  * Probing of a live MPEG-TS transport (udp, rtp, srt, rist, tcp). ffmpeg 5.1's MPEG-TS demuxer
- * says streams may appear later, so probing runs the whole analyzeduration (5 s by default) before
- * the first packet goes out: a UDP relay's start took 5.3–5.5 s here. Half a second is enough to
- * see the PMT and the codecs' headers of a live service; the start is then bound by the wait for
- * the first keyframe (measured: 0.86–0.95 s to the first output packet with a 1 s GOP).
+ * says streams may appear later, so probing always runs the whole analyzeduration (5 s by default)
+ * before the first packet goes out: a UDP relay's start took 5.3–5.5 s here. One second still sees
+ * a keyframe's SPS of a stream with a GOP of up to a second wherever it is joined (half a second
+ * did not: a relay joining mid-GOP ended with "dimensions not set" in 3 of 6 starts); the first
+ * output packet then comes 1.3–1.4 s after the start. A longer GOP may need a restart (the
+ * supervisor's), which the job log shows.
  */
-export const LIVE_TS_PROBE_ARGS = ['-analyzeduration', '500000', '-probesize', '1000000'] as const;
+export const LIVE_TS_PROBE_ARGS = ['-analyzeduration', '1000000', '-probesize', '2000000'] as const;
 
 /**
  * `uri` inputs: udp, rtp, srt (caller and listener), rist, tcp, rtmp(s), rtsp(s), http(s) incl.
