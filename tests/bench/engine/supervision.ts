@@ -1,0 +1,155 @@
+import type { BenchContext, Measurement } from './context.ts';
+import { mb, pct, verdict, type MeasurementResult } from './report.ts';
+import type { ControlPlane } from './support/control-plane.ts';
+import { BareFleet, planRelays, ProductFleet, type Fleet } from './support/fleet.ts';
+import { commandLine, machineCpu, sampleGroups, sampleProcess, sampleProcessAndChildren, sleep } from './support/processes.ts';
+
+/**
+ * 1. Supervision overhead: N live relays (UDP in → UDP out, streams copied), all fed by ONE paced
+ * sender, run first by the product (a real `mediaplane server`: reconciler, status writes, API
+ * process, embedded Postgres) and then as bare ffmpeg with the same argv lists. Over the steady
+ * window: the control plane's own CPU and memory, and each relay's CPU (its process group).
+ */
+
+interface WindowFigures {
+  /** Average over the relays that ran the whole window, % of one core. */
+  perRelayCpuPct: number;
+  relaysMeasured: number;
+  casualties: string[];
+  machineBusyPct: number;
+  plane?: { cpuPct: number; rssMaxBytes: number; rssEndBytes: number; postgresCpuPct: number };
+}
+
+async function measureWindow(fleet: Fleet, seconds: number, plane?: ControlPlane): Promise<WindowFigures> {
+  const groups0 = await fleet.groups();
+  const cpu0 = machineCpu();
+  const relays0 = await sampleGroups([...groups0.values()]);
+  const postmaster = plane?.postmasterPid();
+  const postgres0 = postmaster ? await sampleProcessAndChildren(postmaster) : undefined;
+  const plane0 = plane ? sampleProcess(plane.pid) : undefined;
+  let rssMax = plane0?.rssBytes ?? 0;
+  const end = plane0 ? plane0.at + seconds * 1000 : performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    await sleep(Math.min(1000, Math.max(0, end - performance.now())));
+    if (plane) rssMax = Math.max(rssMax, sampleProcess(plane.pid).rssBytes);
+  }
+  const plane1 = plane ? sampleProcess(plane.pid) : undefined;
+  const postgres1 = postmaster ? await sampleProcessAndChildren(postmaster) : undefined;
+  const groups1 = await fleet.groups();
+  const relays1 = await sampleGroups([...groups1.values()]);
+  const cpu1 = machineCpu();
+
+  let cpuSum = 0;
+  let wallSum = 0;
+  let measured = 0;
+  for (const [index, pgid] of groups0) {
+    if (groups1.get(index) !== pgid) continue; // restarted meanwhile: not a whole window
+    const a = relays0.get(pgid)!;
+    const b = relays1.get(pgid)!;
+    if (b.pids.length === 0) continue;
+    cpuSum += b.cpuSeconds - a.cpuSeconds;
+    wallSum += (b.at - a.at) / 1000;
+    measured++;
+  }
+  const figures: WindowFigures = {
+    perRelayCpuPct: measured ? (cpuSum / wallSum) * 100 : Number.NaN,
+    relaysMeasured: measured,
+    casualties: await fleet.casualties(),
+    machineBusyPct: ((cpu1.busy - cpu0.busy) / Math.max(1, cpu1.total - cpu0.total)) * 100,
+  };
+  if (plane && plane0 && plane1) {
+    const wall = (plane1.at - plane0.at) / 1000;
+    figures.plane = {
+      cpuPct: ((plane1.cpuSeconds - plane0.cpuSeconds) / wall) * 100,
+      rssMaxBytes: Math.max(rssMax, plane1.rssBytes),
+      rssEndBytes: plane1.rssBytes,
+      // The postmaster and its backends (each backend leads a process group of its own).
+      postgresCpuPct: postgres0 && postgres1 ? ((postgres1.cpuSeconds - postgres0.cpuSeconds) / ((postgres1.at - postgres0.at) / 1000)) * 100 : Number.NaN,
+    };
+  }
+  return figures;
+}
+
+export const supervision: Measurement = {
+  name: 'supervision',
+  title: 'Supervision overhead',
+  async run(ctx: BenchContext): Promise<MeasurementResult> {
+    const { relays: count, seconds } = ctx.options;
+    const plane = await ctx.controlPlane();
+    const plans = await planRelays(plane, ctx.ports, count, 0, 'overhead');
+    const sender = await ctx.startSender(plans.map((p) => p.inPort));
+    await sender.flowing();
+    const warmupMs = Math.min(10_000, Math.max(3_000, (seconds * 1000) / 6));
+    const notes: string[] = [];
+
+    ctx.log(`supervision: ${count} relays under Mediaplane, ${(warmupMs / 1000).toFixed(0)} s warm-up, ${seconds} s window`);
+    const product = new ProductFleet(plane);
+    await product.add(plans);
+    const groups = await product.groups();
+    const running = commandLine(groups.get(0)!);
+    const identical = JSON.stringify(running.slice(1)) === JSON.stringify(plans[0].job.args);
+    if (!identical) notes.push(`WARNING: the argv the product runs differs from buildFfmpegArgs of the same spec: ${running.slice(1).join(' ')}`);
+    await sleep(warmupMs);
+    const senderBefore = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
+    const mp = await measureWindow(product, seconds, plane);
+    const senderAfter = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
+    await product.stopAll();
+
+    ctx.log(`supervision: the same ${count} argv lists as bare ffmpeg`);
+    const bare = new BareFleet();
+    await bare.add(plans);
+    await sleep(warmupMs);
+    const raw = await measureWindow(bare, seconds);
+    await bare.stopAll();
+    await sender.stop();
+
+    const ratio = mp.perRelayCpuPct / raw.perRelayCpuPct;
+    const p = mp.plane!;
+    const senderCpuPct = ((senderAfter.cpuSeconds - senderBefore.cpuSeconds) / ((senderAfter.at - senderBefore.at) / 1000)) * 100;
+    notes.push(
+      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`), each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${count} ports; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg then ran the same ${count} argv lists (buildFfmpegArgs of the same JobSpecs${identical ? ', checked identical to /proc/<pid>/cmdline of the supervised process' : ''}), one side after the other, ${seconds} s windows after ${(warmupMs / 1000).toFixed(0)} s of warm-up. Machine CPU busy: ${pct(mp.machineBusyPct, 0)} (Mediaplane), ${pct(raw.machineBusyPct, 0)} (bare).`,
+    );
+    const retries = [product, bare].map((f) => f.startRetries());
+    if (retries[0] || retries[1] || product.gaveUp.length) {
+      notes.push(
+        `Supervision: to get all ${count} relays running, the supervisor started ffmpeg again ${retries[0]} time(s)${product.gaveUp.length ? ` and gave up on ${product.gaveUp.length} start(s) (restart attempts used up: “${[...new Set(product.gaveUp)].slice(0, 2).join('”, “')}”; the benchmark switched those relays off and on again)` : ''}, and the benchmark started bare ffmpeg again ${retries[1]} time(s) (ffmpeg ended before any output${bare.failedStarts.length ? `: “${[...new Set(bare.failedStarts)].slice(0, 2).join('”, “')}”` : ''}); the windows measure running relays only.`,
+      );
+    }
+    for (const [side, figures] of [['Mediaplane', mp], ['bare', raw]] as const) {
+      if (figures.casualties.length) notes.push(`WARNING (${side}): relays that did not run the whole window: ${figures.casualties.slice(0, 5).join('; ')}${figures.casualties.length > 5 ? ' …' : ''}`);
+    }
+    return {
+      rows: [
+        {
+          measurement: `Control plane CPU with ${count} relays running (the \`mediaplane server\` Node process, % of one core, ${seconds} s)`,
+          mediaplane: pct(p.cpuPct),
+          bare: '— (nothing supervises)',
+          target: '< 2 %',
+          result: verdict(p.cpuPct < 2),
+        },
+        {
+          measurement: `Control plane RSS with ${count} relays running (max over the window)`,
+          mediaplane: `${mb(p.rssMaxBytes)} (end ${mb(p.rssEndBytes)})`,
+          bare: '—',
+          target: '< 250 MB',
+          result: verdict(p.rssMaxBytes < 250 * 1024 * 1024),
+        },
+        {
+          measurement: `CPU per relay (average of ${mp.relaysMeasured} / ${raw.relaysMeasured} process groups, % of one core)`,
+          mediaplane: `${pct(mp.perRelayCpuPct)} (${ratio.toFixed(3)} × bare)`,
+          bare: pct(raw.perRelayCpuPct),
+          target: '≤ 1.05 × bare',
+          result: verdict(ratio <= 1.05),
+        },
+        {
+          measurement: `Embedded Postgres CPU with ${count} relays running (postmaster and backends, % of one core)`,
+          mediaplane: pct(p.postgresCpuPct),
+          bare: '—',
+          target: '—',
+          result: 'info',
+        },
+      ],
+      notes,
+    };
+  },
+};
