@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths, type DataPaths } from '../../api/config.ts';
+import { dataPaths } from '../../api/config.ts';
 import type { Db } from '../../api/db/database.ts';
 import { freePort } from '../../api/db/embedded.ts';
-import { EventBus } from '../../api/events/event-bus.ts';
-import { startLocalNode, type LocalNode } from '../../api/node/index.ts';
 import { JobRuntimeRepository } from '../../api/repositories/job-runtime.repository.ts';
 import { NodesRepository } from '../../api/repositories/nodes.repository.ts';
 import { deriveUptimes } from '../../api/services/job-uptime.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
-import { createTestDatabase } from '../support/db.ts';
+import { createNodeHarness, type NodeHarness } from '../support/node-harness.ts';
 import { insertJob, waitFor } from '../support/jobs.ts';
 
 /**
@@ -20,26 +18,18 @@ import { insertJob, waitFor } from '../support/jobs.ts';
  * leader only), and the events the node writes for a VOD that finishes and for a node shutdown,
  * read back as uptimes and downtimes.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let harness: NodeHarness;
 let db: Db;
-let bus: EventBus;
-let dir: string;
-let paths: DataPaths;
 let source: string;
 let nodeId: number;
 let otherNodeId: number;
-const nodes: LocalNode[] = [];
 
 const DAY = 24 * 3600 * 1000;
 const eventsOf = (id: number) => db.selectFrom('job_events').selectAll().where('job_id', '=', id).orderBy('id').execute();
 const namesOf = async (id: number) => (await eventsOf(id)).map((e) => `${e.type}${e.reason ? `:${e.reason}` : ''}`);
 const statusOf = (id: number) => db.selectFrom('job_status').selectAll().where('job_id', '=', id).executeTakeFirst();
 
-async function startNode(id = nodeId, dataDir = dir): Promise<LocalNode> {
-  const node = await startLocalNode({ db, databaseUrl: database.url, bus, nodeId: id, nodeName: `node-${id}`, paths: dataPaths(dataDir), sweepIntervalMs: 1000, log: () => {} });
-  nodes.push(node);
-  return node;
-}
+const startNode = (id = nodeId, dataDir = harness.dir) => harness.startNode({ nodeId: id, nodeName: `node-${id}`, paths: dataPaths(dataDir) });
 
 /** An event `ageMs` old, written as the node writes them. */
 async function eventAged(jobId: number, type: string, ageMs: number): Promise<void> {
@@ -56,28 +46,14 @@ function relayConfig(name: string, extra: object = {}) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  bus = new EventBus(database.url, db);
-  await bus.start();
-  dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-events-'));
-  paths = dataPaths(dir);
-  source = await makeTestMedia(path.join(dir, 'source.ts'), { seconds: 20, width: 160, height: 90 });
-  const nodesRepository = new NodesRepository(db);
-  nodeId = (await nodesRepository.upsert({ nodeId: 'events-node', name: 'local', ip: '127.0.0.1', version: 'test' })).id;
-  otherNodeId = (await nodesRepository.upsert({ nodeId: 'events-node-2', name: 'second', ip: '127.0.0.2', version: 'test' })).id;
+  harness = await createNodeHarness('events');
+  ({ db, nodeId } = harness);
+  source = await makeTestMedia(path.join(harness.dir, 'source.ts'), { seconds: 20, width: 160, height: 90 });
+  otherNodeId = (await new NodesRepository(db).upsert({ nodeId: 'events-node-2', name: 'second', ip: '127.0.0.2', version: 'test' })).id;
 }, 120_000);
 
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.stop()));
-  await db.updateTable('jobs').set({ active: false }).execute();
-});
-
-afterAll(async () => {
-  await bus?.stop();
-  await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => harness.stopNodes());
+afterAll(() => harness.close());
 
 describe('JobRuntimeRepository.purgeOldEvents', () => {
   it("drops each job's events older than its statistics days and keeps the newer ones", async () => {
@@ -125,7 +101,7 @@ describe('events retention on the cluster', () => {
 describe('events the node writes, read as uptimes and downtimes', () => {
   it('a VOD that reaches the end of its input is stopped as finished and switched off: off, not down', async () => {
     const job = await insertJob(db, 'relay', relayConfig('vod-to-the-end', { videoType: 'VOD' }), { active: true, nodeId });
-    await startNode();
+    const node = await startNode();
     await waitFor(async () => {
       const [status, row] = await Promise.all([statusOf(job.id), db.selectFrom('jobs').select('active').where('id', '=', job.id).executeTakeFirstOrThrow()]);
       return status?.state === 'stopped' && status.reason === 'finished' && !row.active;
@@ -136,7 +112,7 @@ describe('events the node writes, read as uptimes and downtimes', () => {
     expect(names.some((name) => name.startsWith('EXIT') || name.startsWith('FAILURE'))).toBe(false);
     expect(deriveUptimes(await eventsOf(job.id), Date.now()).downtimes).toEqual([]);
     // The next sweeps leave it off.
-    await nodes[0].reconciler.sweep();
+    await node.reconciler.sweep();
     expect(await namesOf(job.id)).toEqual(names);
   });
 
@@ -150,7 +126,6 @@ describe('events the node writes, read as uptimes and downtimes', () => {
     };
     await waitFor(isRunning, 'the relay running');
     await first.stop();
-    nodes.splice(nodes.indexOf(first), 1);
     expect(await statusOf(job.id)).toMatchObject({ state: 'stopped', reason: 'node_shutdown', pid: null });
     expect((await namesOf(job.id)).at(-1)).toBe('EXIT:node_shutdown');
 

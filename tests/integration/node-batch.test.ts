@@ -1,18 +1,15 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths, type DataPaths } from '../../api/config.ts';
+import type { DataPaths } from '../../api/config.ts';
 import type { Db } from '../../api/db/database.ts';
-import { EventBus } from '../../api/events/event-bus.ts';
-import { startLocalNode, type LocalNode } from '../../api/node/index.ts';
+import type { EventBus } from '../../api/events/event-bus.ts';
 import type { BatchRunnerFactory } from '../../api/node/node-reconciler.ts';
-import { NodesRepository } from '../../api/repositories/nodes.repository.ts';
 import { BatchJobRunner } from '../../engine/batch/batch-job-runner.ts';
 import type { BatchLogEntry } from '../../engine/batch/batch-entry.ts';
 import { JobInput } from '../../openapi/schemas/jobs.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
-import { createTestDatabase } from '../support/db.ts';
+import { createNodeHarness, type NodeHarness } from '../support/node-harness.ts';
 import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
 
 /**
@@ -20,14 +17,13 @@ import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
  * named by the placeholders, run by the real reconciler and ffmpeg. Sources are tiny MPEG-TS files
  * (160×90); streams are copied, so the work is cheap.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let harness: NodeHarness;
 let db: Db;
 let bus: EventBus;
 let dir: string;
 let paths: DataPaths;
 let sample: string;
 let nodeId: number;
-const nodes: LocalNode[] = [];
 
 const FIELDS = [
   'startTime',
@@ -43,11 +39,7 @@ const FIELDS = [
   'status',
 ].sort();
 
-async function startNode(createBatchRunner?: BatchRunnerFactory): Promise<LocalNode> {
-  const node = await startLocalNode({ db, databaseUrl: database.url, bus, nodeId, nodeName: 'local', paths, sweepIntervalMs: 1000, createBatchRunner, log: () => {} });
-  nodes.push(node);
-  return node;
-}
+const startNode = (createBatchRunner?: BatchRunnerFactory) => harness.startNode({ createBatchRunner });
 
 const statusOf = (id: number) => db.selectFrom('job_status').selectAll().where('job_id', '=', id).executeTakeFirst();
 const jobOf = (id: number) => db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -90,32 +82,19 @@ async function finished(id: number) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  bus = new EventBus(database.url, db);
-  await bus.start();
-  dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-batch-node-'));
-  paths = dataPaths(dir);
+  harness = await createNodeHarness('batch');
+  ({ db, bus, dir, paths, nodeId } = harness);
   sample = await makeTestMedia(path.join(dir, 'sample.ts'), { seconds: 3, width: 160, height: 90 });
-  nodeId = (await new NodesRepository(db).upsert({ nodeId: 'batch-node', name: 'local', ip: '127.0.0.1', version: 'test' })).id;
 }, 120_000);
 
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.stop()));
-  await db.updateTable('jobs').set({ active: false }).execute();
-});
-
-afterAll(async () => {
-  await bus?.stop();
-  await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => harness.stopNodes());
+afterAll(() => harness.close());
 
 describe('a batch VOD job on the node', () => {
   it('transcodes each matched file once into outputs named by the placeholders, keeps an entry per file, then stops as finished and switches itself off', async () => {
     const root = sources('library', ['a.ts', 'news/b.ts', 'news/2026/c.ts', 'notes.txt']);
     const job = await batchRelay('library', `${root}/**/*.ts`);
-    await startNode();
+    const node = await startNode();
     const status = await finished(job.id);
     expect(status.reason_detail).toBe('3 file(s): 3 done, 0 failed');
     expect(status.pid).toBeNull();
@@ -156,7 +135,7 @@ describe('a batch VOD job on the node', () => {
 
     // Switched on again with one more file: only the new one is transcoded.
     copyFileSync(sample, path.join(root, 'news', 'd.ts'));
-    await nodes[0].reconciler.sweep();
+    await node.reconciler.sweep();
     await setDesired(db, bus, job.id, { active: true });
     const again = await waitFor(
       async () => {

@@ -1,68 +1,40 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dataPaths, type DataPaths } from '../../api/config.ts';
 import type { Db } from '../../api/db/database.ts';
-import { EventBus } from '../../api/events/event-bus.ts';
-import { startLocalNode, type LocalNode } from '../../api/node/index.ts';
-import { NodesRepository } from '../../api/repositories/nodes.repository.ts';
 import { freePort } from '../../api/db/embedded.ts';
+import type { EventBus } from '../../api/events/event-bus.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
-import { createTestDatabase } from '../support/db.ts';
-import { isAlive, processesWithArgument } from '../support/processes.ts';
 import { insertJob, setDesired, waitFor } from '../support/jobs.ts';
+import { createNodeHarness, type NodeHarness } from '../support/node-harness.ts';
+import { isAlive, processesWithArgument } from '../support/processes.ts';
 
 /**
  * The node reconciler with the real engine and ffmpeg: a relay reads a 20-second MPEG-TS file at
  * its native rate (cheap: the streams are copied) and sends it to a UDP port on loopback.
  */
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let harness: NodeHarness;
 let db: Db;
 let bus: EventBus;
-let dir: string;
-let paths: DataPaths;
 let source: string;
-let nodeId: number;
-const nodes: LocalNode[] = [];
 
 const ffmpegReading = (file: string) => processesWithArgument('ffmpeg', file);
-
-async function startNode(): Promise<LocalNode> {
-  const node = await startLocalNode({ db, databaseUrl: database.url, bus, nodeId, nodeName: 'local', paths, sweepIntervalMs: 1000, log: () => {} });
-  nodes.push(node);
-  return node;
-}
-
+const startNode = () => harness.startNode();
 const statusOf = (id: number) => db.selectFrom('job_status').selectAll().where('job_id', '=', id).executeTakeFirst();
 const eventsOf = async (id: number) => (await db.selectFrom('job_events').selectAll().where('job_id', '=', id).orderBy('id').execute()).map((e) => `${e.type}${e.reason ? `:${e.reason}` : ''}`);
 
 async function relay(name: string, active = true) {
   const port = await freePort();
-  return insertJob(db, 'relay', { name, input: { type: 'uri', uri: source }, outputs: [{ type: 'udp', uri: `udp://127.0.0.1:${port}` }] } as never, { active, nodeId });
+  return insertJob(db, 'relay', { name, input: { type: 'uri', uri: source }, outputs: [{ type: 'udp', uri: `udp://127.0.0.1:${port}` }] } as never, { active, nodeId: harness.nodeId });
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = database.db;
-  bus = new EventBus(database.url, db);
-  await bus.start();
-  dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-node-'));
-  paths = dataPaths(dir);
-  source = await makeTestMedia(path.join(dir, 'source.ts'), { seconds: 20, width: 160, height: 90 });
-  nodeId = (await new NodesRepository(db).upsert({ nodeId: 'test-node', name: 'local', ip: '127.0.0.1', version: 'test' })).id;
+  harness = await createNodeHarness('node');
+  ({ db, bus } = harness);
+  source = await makeTestMedia(path.join(harness.dir, 'source.ts'), { seconds: 20, width: 160, height: 90 });
 }, 120_000);
 
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((node) => node.stop()));
-  await db.updateTable('jobs').set({ active: false }).execute();
-});
-
-afterAll(async () => {
-  await bus.stop();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => harness.stopNodes());
+afterAll(() => harness.close());
 
 describe('the node reconciler', () => {
   it('starts a job that should run, reports it running with its process, and stops it when switched off', async () => {
@@ -116,7 +88,6 @@ describe('the node reconciler', () => {
     }, 'the relay running');
     // What SIGKILL of the control plane leaves: the reconciler gone, its ffmpeg still running.
     await dying.stop({ stopJobs: false });
-    nodes.splice(nodes.indexOf(dying), 1);
     expect(isAlive(orphan)).toBe(true);
 
     const restartedAt = Date.now();
@@ -135,15 +106,15 @@ describe('the node reconciler', () => {
   });
 
   it('marks a job it cannot run as failed, with the reason, and does not retry it on every sweep', async () => {
-    const job = await insertJob(db, 'relay', { name: 'needs-storage', input: { type: 'storage', storageConfig: 1, path: 'a.ts' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:9' }] } as never, { active: true, nodeId });
-    await startNode();
+    const job = await insertJob(db, 'relay', { name: 'needs-storage', input: { type: 'storage', storageConfig: 1, path: 'a.ts' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:9' }] } as never, { active: true, nodeId: harness.nodeId });
+    const node = await startNode();
     const failed = await waitFor(async () => {
       const status = await statusOf(job.id);
       return status?.state === 'failed' ? status : undefined;
     }, 'the job failed');
     expect(failed.reason).toBe('invalid_config');
     expect(failed.reason_detail).toMatch(/storage inputs/);
-    await nodes[0].reconciler.sweep();
+    await node.reconciler.sweep();
     expect((await eventsOf(job.id)).filter((e) => e.startsWith('FAILURE'))).toHaveLength(1);
   });
 });
