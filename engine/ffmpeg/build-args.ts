@@ -1,4 +1,5 @@
-import type { JobSpec, LogLevel } from '../types.ts';
+import { ffmpegLogLevelFor } from '../logs/ffmpeg-log-parser.ts';
+import type { JobSpec } from '../types.ts';
 import type { InputContext } from './context.ts';
 import { planEncoding, planRelay, type MediaPlan } from './encode/plan.ts';
 import { buildInput } from './inputs/index.ts';
@@ -35,21 +36,8 @@ export interface BuildOptions {
 /** An SRT link of a job: an output by its index, or the primary or failover input. */
 export type SrtBridgeKey = number | 'input' | 'failover';
 
-const FFMPEG_LOG_LEVELS: Record<LogLevel, string> = {
-  TRACE: 'trace',
-  DEBUG: 'debug',
-  VERBOSE: 'verbose',
-  INFO: 'info',
-  NOTICE: 'info',
-  WARNING: 'warning',
-  ERROR: 'error',
-  FATAL: 'fatal',
-};
 const FFMPEG_LEVEL_NAMES = new Set(['quiet', 'panic', 'fatal', 'error', 'warning', 'info', 'verbose', 'debug', 'trace']);
 
-export function ffmpegLogLevel(level: LogLevel | undefined): string {
-  return (level && FFMPEG_LOG_LEVELS[level]) || 'info';
-}
 
 /** Network reads give up after this long without data: the job's stale timeout, within 5 s to 60 s. */
 export function ioTimeoutSeconds(job: JobSpec): number {
@@ -72,7 +60,7 @@ export function ioTimeoutSeconds(job: JobSpec): number {
  * the same maps (see outputs/direct.ts).
  */
 export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): FfmpegCommand {
-  const level = options.ffmpegLogLevel ?? ffmpegLogLevel(job.logLevel);
+  const level = options.ffmpegLogLevel ?? ffmpegLogLevelFor(job.logLevel ?? 'INFO');
   if (!FFMPEG_LEVEL_NAMES.has(level)) fail(`Unknown ffmpeg log level "${level}"`);
   // Progress goes to fd 3, stdout stays free for TS, stderr carries level-tagged log lines.
   const prefix = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', `repeat+level+${level}`, '-progress', 'pipe:3'];

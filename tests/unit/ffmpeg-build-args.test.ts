@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFfmpegArgs, ffmpegLogLevel } from '../../engine/ffmpeg/build-args.ts';
+import { buildFfmpegArgs } from '../../engine/ffmpeg/build-args.ts';
+import { ffmpegLogLevelFor } from '../../engine/logs/ffmpeg-log-parser.ts';
 import { escapeToken, formatOptionList, formatTee } from '../../engine/ffmpeg/tee.ts';
 import { LOG_LEVELS, type OutputSpec } from '../../engine/types.ts';
 import { getToken, parseOptionList, parseTee, teeSlaves, testEncoding, testJob } from './ffmpeg-argv.ts';
@@ -12,17 +13,8 @@ describe('buildFfmpegArgs', () => {
     expect(() => buildFfmpegArgs(testJob(), { ffmpegLogLevel: 'loud' })).toThrow(/Unknown ffmpeg log level/);
   });
 
-  it("maps the job's log level to ffmpeg's", () => {
-    expect(Object.fromEntries(LOG_LEVELS.map((level) => [level, ffmpegLogLevel(level)]))).toEqual({
-      TRACE: 'trace',
-      DEBUG: 'debug',
-      VERBOSE: 'verbose',
-      INFO: 'info',
-      NOTICE: 'info',
-      WARNING: 'warning',
-      ERROR: 'error',
-      FATAL: 'fatal',
-    });
+  it("asks ffmpeg for the job's log level, mapped as the log parser maps it", () => {
+    for (const level of LOG_LEVELS) expect(buildFfmpegArgs(testJob({ logLevel: level })).args[4], level).toBe(`repeat+level+${ffmpegLogLevelFor(level)}`);
     expect(buildFfmpegArgs(testJob({ logLevel: 'WARNING' })).args[4]).toBe('repeat+level+warning');
   });
 
