@@ -1,13 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Schemas } from '../../openapi/client/index.ts';
 
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: Array<{ path: string; message: string }>;
-  requestId: string;
-}
+type ErrorBody = Schemas['Error'];
 
 let app: TestApp;
 let adminCookie: string;

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Schemas } from '../../openapi/client/index.ts';
 
-interface ErrorBody {
-  code: string;
-  message: string;
-  requestId?: string;
-}
-interface HistoryPage {
-  items: Array<{ username: string; ip: string; location: string | null; userAgent: string; success: boolean; reason: string | null }>;
-  total: number;
-}
+type ErrorBody = Schemas['Error'];
+
+type HistoryPage = Schemas['LoginHistoryPage'];
 
 let app: TestApp;
 let adminCookie: string;

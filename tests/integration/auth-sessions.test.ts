@@ -2,24 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../api/auth/secrets.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Schemas } from '../../openapi/client/index.ts';
 
-interface ErrorBody {
-  code: string;
-  message: string;
-}
-interface UserBody {
-  id: number;
-  username: string;
-  role: { value: string };
-  email: string | null;
-  phoneNumber: string | null;
-  enabled: boolean;
-  permissions: Record<string, unknown>;
-  relaysLimit: number;
-  encodingsLimit: number;
-  timeshiftPlayersLimit: number;
-  timeshiftRecordersLimit: number;
-}
+type UserBody = Schemas['User'];
+type ErrorBody = Schemas['Error'];
 
 let app: TestApp;
 let adminCookie: string;

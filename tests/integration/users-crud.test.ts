@@ -1,29 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Schemas } from '../../openapi/client/index.ts';
 
-interface UserBody {
-  id: number;
-  username: string;
-  role: { value: string; name: string };
-  email: string | null;
-  phoneNumber: string | null;
-  enabled: boolean;
-  permissions: Record<string, Record<string, unknown>>;
-  relaysLimit: number;
-  encodingsLimit: number;
-  timeshiftPlayersLimit: number;
-  timeshiftRecordersLimit: number;
-  grantedPermissions: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-interface UserPage {
-  items: UserBody[];
-  total: number;
-  page: number;
-  size: number;
-  counts: { total: number; active: number; failed: number };
-}
+type UserBody = Schemas['User'];
+
+type UserPage = Schemas['UserPage'];
 
 let app: TestApp;
 let adminCookie: string;

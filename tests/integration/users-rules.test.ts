@@ -1,25 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { principalOf } from '../../api/auth/principal.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import type { Schemas } from '../../openapi/client/index.ts';
 
-interface UserBody {
-  id: number;
-  username: string;
-  role: { value: string };
-  email: string | null;
-  phoneNumber: string | null;
-  enabled: boolean;
-  permissions: Record<string, unknown>;
-  relaysLimit: number;
-  encodingsLimit: number;
-  timeshiftPlayersLimit: number;
-  timeshiftRecordersLimit: number;
-  grantedPermissions: string[];
-}
-interface ErrorBody {
-  code: string;
-  message: string;
-}
+type UserBody = Schemas['User'];
+type ErrorBody = Schemas['Error'];
 
 let app: TestApp;
 let adminCookie: string;
