@@ -8,12 +8,24 @@ import { NotFoundError } from './errors.ts';
 import { authenticate, refuseCrossSiteWrites } from './http/authenticate.ts';
 import { docsRouter } from './http/docs.ts';
 import { errorHandler } from './http/error-handler.ts';
+import { mpegtsStreamRouter, NO_LIVE_STREAMS, type LiveStreamSources } from './http/mpegts-streams.ts';
 import { mountOperations } from './http/operations.ts';
 import { requestContext } from './http/request-context.ts';
 import { authRoutes } from './routes/auth.ts';
+import { jobInsightRoutes } from './routes/job-insights.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { presetRoutes } from './routes/presets.ts';
 import { streamRoutes } from './routes/streams.ts';
 import { systemRoutes } from './routes/system.ts';
+import { timerRoutes } from './routes/timers.ts';
+import { toolRoutes } from './routes/tools.ts';
 import { userRoutes } from './routes/users.ts';
+import { watermarkRoutes } from './routes/watermarks.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
+import { diagnosticsRoutes } from './routes/diagnostics.ts';
+import { statisticsRoutes } from './routes/statistics.ts';
+import { alarmRoutes } from './routes/alarms.ts';
+import { settingsRoutes } from './routes/settings.ts';
 import type { Services } from './services/index.ts';
 
 const STREAM_TYPES: Record<string, string> = {
@@ -37,6 +49,8 @@ export interface AppOptions {
   /** The built console (console/dist); absent or missing: the API alone. */
   consoleDir?: string;
   log?: (line: string) => void;
+  /** The MPEG-TS fan-outs of the jobs running on this process's node (HTTP MPEG-TS outputs). */
+  liveStreams?: LiveStreamSources;
 }
 
 /** The Express application: the API under /api, its reference at /api/docs, the console at /. */
@@ -57,16 +71,18 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   api.use(cookieParser());
   api.use(refuseCrossSiteWrites);
   api.use(authenticate(services.auth));
-  mountOperations(api, operations, [...systemRoutes(services, openApiDocument), ...authRoutes(services), ...userRoutes(services), ...streamRoutes(services)]);
+  mountOperations(api, operations, [...systemRoutes(services, openApiDocument), ...authRoutes(services), ...userRoutes(services), ...streamRoutes(services), ...jobInsightRoutes(services), ...jobRoutes(services), ...presetRoutes(services), ...watermarkRoutes(services), ...toolRoutes(services), ...timerRoutes(services), ...dashboardRoutes(services), ...diagnosticsRoutes(services), ...statisticsRoutes(services), ...alarmRoutes(services), ...settingsRoutes(services)]);
   api.use('/api', (req, _res, next) => next(new NotFoundError(`${req.method} ${req.originalUrl}`)));
   app.use(api);
+  app.use(mpegtsStreamRouter(options.liveStreams ?? NO_LIVE_STREAMS));
   // Segmented outputs (HLS, DASH, CMAF) as an origin serves them; their keys stay behind /api.
   app.use('/streams', express.static(services.paths.streamsDir, { index: false, dotfiles: 'deny', maxAge: 0, setHeaders: setStreamHeaders }));
 
   const consoleDir = options.consoleDir;
   if (consoleDir && existsSync(path.join(consoleDir, 'index.html'))) {
     app.use(express.static(consoleDir, { index: false, maxAge: '1y', immutable: true, setHeaders: (res, file) => file.endsWith('.html') && res.setHeader('Cache-Control', 'no-cache') }));
-    app.get(/^\/(?!api\/).*/, (_req, res) => {
+    // A stream file that is not there (yet) is a 404 for the player, not the console's page.
+    app.get(/^\/(?!api\/|streams\/).*/, (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(path.join(consoleDir, 'index.html'));
     });

@@ -4,14 +4,19 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
+import type { LiveStreamSources } from './http/mpegts-streams.ts';
 import { dataPaths, persistentValue, type ServerConfig } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { livePostmasterPort, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateUp } from './db/migrate.ts';
 import { EventBus } from './events/event-bus.ts';
+import { LiveLogger } from './logging.ts';
 import { startLocalNode } from './node/index.ts';
 import { registerNode } from './node/registration.ts';
+import { TimersRepository } from './repositories/timers.repository.ts';
 import { createServices, type Services } from './services/index.ts';
+import { TimerScheduler } from './services/timer-scheduler.ts';
+import { startAlarmWorkers } from './services/alarm-dispatcher.ts';
 
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
 
@@ -53,7 +58,10 @@ export async function openDatabase(
 }
 
 /** API + console + this machine's node (its reconciler runs the jobs placed here): what `mediaplane server` runs. */
-export async function startServer(config: ServerConfig, log: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
+export async function startServer(config: ServerConfig, sink: (line: string) => void = (line) => console.error(line)): Promise<RunningServer> {
+  // The RixUI Log Settings (System settings) set this logger's level, loggers and target live.
+  const logger = new LiveLogger(sink, dataPaths(config.dataDir).logsDir);
+  const log = logger.line('server');
   const database = await openDatabase(config, log);
   const db = createDb(database.url, 20);
   const stops: Array<() => Promise<unknown>> = [async () => database.embedded?.stop(), () => db.destroy()];
@@ -62,7 +70,7 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
   };
   try {
     for (const line of await migrateUp(db)) log(line);
-    const events = new EventBus(database.url, db, log);
+    const events = new EventBus(database.url, db, logger.line('server.event-bus'));
     await events.start();
     stops.push(() => events.stop());
     const paths = dataPaths(config.dataDir);
@@ -71,6 +79,8 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
       paths,
       auth: { sessionIdleMinutes: config.sessionIdleMinutes, sessionMaxHours: config.sessionMaxHours },
     });
+    const stopSettings = await services.settings.start(logger);
+    stops.push(async () => stopSettings());
     const firstAdmin = await services.admin.ensureFirstAdmin();
 
     const registration = await registerNode(services.nodes, { dataDir: config.dataDir, name: config.nodeName });
@@ -81,7 +91,9 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
       clearInterval(purge);
     });
 
-    const app = createApp(services, { consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR, log });
+    // The node starts after the API listens; until then no job serves MPEG-TS.
+    const liveStreams: LiveStreamSources = { fanout: () => undefined };
+    const app = createApp(services, { consoleDir: config.consoleDir ?? DEFAULT_CONSOLE_DIR, log, liveStreams });
     const server: Server = await new Promise((resolve, reject) => {
       const listening = app.listen(config.port, config.host, () => resolve(listening));
       listening.on('error', reject);
@@ -97,8 +109,15 @@ export async function startServer(config: ServerConfig, log: (line: string) => v
     const port = typeof address === 'object' && address ? address.port : config.port;
 
     const { node } = registration;
-    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log });
+    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log: logger.line('server.node') });
     stops.push(() => localNode.stop());
+    liveStreams.fanout = (key) => localNode.reconciler.runner(key)?.mpegts?.();
+    // Tools run on this node; timers fire from every API process, each firing once.
+    services.tools.setLocalNode(node.id);
+    const timers = new TimerScheduler(new TimersRepository(db), events, { firedBy: `${node.name}:${process.pid}`, log });
+    timers.start();
+    stops.push(async () => timers.stop());
+    stops.push(startAlarmWorkers(services.alarms, { log }));
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return { url: `http://${shownHost}:${port}`, port, db, services, firstAdmin, stop };
   } catch (error) {

@@ -32,6 +32,8 @@ export default defineConfig({
         // Libraries change less often than the console: their own chunks stay cached across releases.
         manualChunks(id) {
           if (!id.includes('node_modules')) return undefined;
+          // The Monitor tab's players are imported on demand: they keep chunks of their own, off the first load.
+          if (/node_modules\/(hls\.js|mpegts\.js)\//.test(id)) return undefined;
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
           if (id.includes('node_modules/zod/')) return 'zod';
           return 'vendor';

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import type { InputSpec } from './types.ts';
 
 /**
  * Failover policy of one job: which input it runs from, when it leaves the primary and when it
@@ -156,72 +154,5 @@ export class FailoverPolicy {
   }
 }
 
-/** What the probe opens for an input: its URL (with the access token), or a file through ffmpeg's file protocol. */
-export function probeTarget(input: InputSpec): { kind: 'url'; url: string } | { kind: 'args'; args: string[] } {
-  switch (input.type) {
-    case 'uri': {
-      if (input.uri.startsWith('/')) return { kind: 'url', url: `file:${input.uri}` };
-      if (input.token && /^(https?|rtmps?|rtsps?):/i.test(input.uri)) {
-        const url = new URL(input.uri);
-        url.searchParams.set('token', input.token);
-        return { kind: 'url', url: url.toString() };
-      }
-      return { kind: 'url', url: input.uri };
-    }
-    case 'storage':
-      return { kind: 'url', url: `file:${input.path}` };
-    case 'args':
-      return { kind: 'args', args: input.args };
-  }
-}
-
-export interface ProbeOptions {
-  ffprobePath?: string;
-  ffmpegPath?: string;
-  /** The probe is killed after this long and counts as failed (default 5 s). */
-  timeoutMs?: number;
-}
-
-/**
- * Does the input deliver media now? A URL or file is asked with ffprobe for its streams; an input
- * given as ffmpeg arguments (playlist, dvb, dev) is read by ffmpeg for one second. No shell; the
- * probe is killed at its time limit.
- */
-export function probeInput(input: InputSpec, options: ProbeOptions = {}): Promise<boolean> {
-  const target = probeTarget(input);
-  const timeoutMs = options.timeoutMs ?? 5_000;
-  const [file, args] =
-    target.kind === 'url'
-      ? [
-          options.ffprobePath ?? 'ffprobe',
-          ['-v', 'error', '-analyzeduration', '2000000', '-probesize', '2000000', '-show_entries', 'stream=codec_type', '-of', 'json', target.url],
-        ]
-      : [options.ffmpegPath ?? 'ffmpeg', ['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', ...target.args, '-t', '1', '-f', 'null', '-']];
-  return new Promise((resolve) => {
-    let stdout = '';
-    let settled = false;
-    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'ignore'], shell: false });
-    const done = (ok: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(ok);
-    };
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      done(false);
-    }, timeoutMs);
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.once('error', () => done(false));
-    child.once('close', (code) => {
-      if (code !== 0) return done(false);
-      if (target.kind === 'args') return done(true);
-      try {
-        const streams = (JSON.parse(stdout) as { streams?: Array<{ codec_type?: string }> }).streams ?? [];
-        done(streams.some((s) => s.codec_type === 'video' || s.codec_type === 'audio'));
-      } catch {
-        done(false);
-      }
-    });
-  });
-}
+// The probe of the primary lives in engine/probe/input-probe.ts (bounded, in its own process group).
+export { probeInput, probeTarget, type ProbeOptions } from './probe/input-probe.ts';

@@ -1,14 +1,17 @@
 import { mkdir } from 'node:fs/promises';
-import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { FailoverPolicy, probeInput, type ActiveInput } from './failover.ts';
-import { buildFfmpegArgs } from './ffmpeg/build-args.ts';
+import { FailoverPolicy, type ActiveInput } from './failover.ts';
+import { buildFfmpegArgs, type FfmpegCommand } from './ffmpeg/build-args.ts';
+import { LIVE_PROBE_SECONDS } from './ffmpeg/inputs/uri.ts';
 import { prepareHlsKeys } from './ffmpeg/hls-keys.ts';
 import { ffmpegLogLevelFor, parseFfmpegLogLine } from './logs/ffmpeg-log-parser.ts';
 import { JobLogWriter } from './logs/job-log.ts';
 import { TsFanout } from './mpegts-fanout.ts';
+import { probeInput } from './probe/input-probe.ts';
 import { SrtBridgeSet, type SrtLinkStatus } from './srt/srt-bridges.ts';
-import { CpuMeter } from './stats/process-tree.ts';
+import { JobIoMeter, type LinkRate } from './stats/job-io.ts';
+import { JobStatsSampler, type JobStatsSample } from './stats/job-stats.ts';
+import { kernelUdpCounters, type KernelUdpCounters } from './stats/udp-counters.ts';
 import type { Backoff } from './supervisor/backoff.ts';
 import { ProcessSupervisor } from './supervisor/process-supervisor.ts';
 import { LOG_LEVELS, type DesiredState, type EngineEvent, type InputSpec, type JobSpec, type JobState, type LogLevel, type LogLine } from './types.ts';
@@ -48,6 +51,8 @@ export interface JobRunnerDeps {
   srtLiveTransmitPath?: string | null;
   /** srt-live-transmit's statistics period in packets (default 25); SRT events are passed on at most once a second per link. */
   srtStatsEveryPackets?: number;
+  /** Kernel counters of UDP flows, for the bitrates of UDP/RTP inputs and outputs (default: the node's; null: not measured). */
+  udpCounters?: KernelUdpCounters | null;
 }
 
 export interface JobRunnerStatus {
@@ -59,18 +64,13 @@ export interface JobRunnerStatus {
   /** CPU of the whole process group and of the job's SRT companions (srt-live-transmit), 100 = one core. 0 when no process runs. */
   cpuPercent: number;
   rssBytes: number;
-  /**
-   * Always null: ffmpeg 5.1 reports no input byte count in `-progress`, and /proc/<pid>/io does not
-   * count bytes received from sockets (UDP, TCP, SRT), so there is nothing honest to show.
-   */
-  inputBitrateKbps: number | null;
-  /**
-   * Bytes out over the last few seconds: ffmpeg's `total_size` from the progress blocks when it
-   * reports one; with the tee muxer (every job the builder makes) ffmpeg 5.1 reports
-   * `total_size=N/A`, so for an mpegts output the bytes the fan-out received are counted instead.
-   * null when neither is known (e.g. a job whose outputs are all UDP/SRT/RTMP through tee).
-   */
-  outputBitrateKbps: number | null;
+  /** Bits per second of the input the job reads now, as measured where its bytes pass (stats/job-io.ts); null: not measured (or nothing runs). */
+  inputBps: number | null;
+  /** Bits per second of every enabled output together; null unless each of them is measured. */
+  outputBps: number | null;
+  /** Each input's rate (0 primary, 1 failover) and each enabled output's, by index; bps null: not measured. Empty while nothing runs. */
+  inputs: LinkRate[];
+  outputs: LinkRate[];
   /** When the job was last started (by an operator or a timer), ms since the epoch; null while stopped. */
   startedAt: number | null;
   /** When the current process was spawned, ms since the epoch. */
@@ -86,16 +86,16 @@ export interface JobRunnerStatus {
   srt: SrtLinkStatus[];
 }
 
-const OUTPUT_RATE_WINDOW_MS = 3_000;
-
 function rank(level: LogLevel): number {
   return LOG_LEVELS.indexOf(level);
 }
 
 /**
  * Runs one job: builds its argv (the failover input when the policy says so), supervises the
- * process, writes the supervisor's lines and ffmpeg's stderr to the job's log, samples CPU and
- * memory, fans the MPEG-TS of an mpegts output out to HTTP clients, switches inputs on failover,
+ * process, writes the supervisor's lines and ffmpeg's stderr to the job's log, samples CPU, memory
+ * and the bitrates of its inputs and outputs where their bytes pass (stats/job-io.ts), starts a
+ * process again at once with a longer probe when probing found too little (`probe_incomplete`),
+ * fans the MPEG-TS of an mpegts output out to HTTP clients, switches inputs on failover,
  * and runs the srt-live-transmit companions that carry its SRT links and report their statistics
  * (engine/srt: started before ffmpeg, kept across ffmpeg's own restarts, stopped with the job).
  */
@@ -111,13 +111,15 @@ export class JobRunner {
   private commandInput: ActiveInput = 'primary';
   private processInput: ActiveInput = 'primary';
   private fanout: TsFanout | undefined;
-  private meter: CpuMeter | undefined;
-  private statsTimer: NodeJS.Timeout | undefined;
-  private cpuPercent = 0;
-  private rssBytes = 0;
-  private outputSamples: Array<{ at: number; bytes: number }> = [];
-  private lastProgressBitrate: number | null = null;
   private readonly srt: SrtBridgeSet;
+  private readonly io: JobIoMeter;
+  private readonly stats: JobStatsSampler;
+  /** What the last built command said of itself (probing, the output ffmpeg counts), and the current process's. */
+  private commandInfo: Pick<FfmpegCommand, 'probe' | 'progressOutput'> = {};
+  private processInfo: Pick<FfmpegCommand, 'probe' | 'progressOutput'> = {};
+  /** Steps of longer probing since the job was started (processes that ended with `probe_incomplete`), and the input they were for. */
+  private probeRetries = 0;
+  private probeRetriesFor: ActiveInput = 'primary';
 
   constructor(spec: JobSpec, deps: JobRunnerDeps) {
     this.spec = spec;
@@ -135,6 +137,14 @@ export class JobRunner {
       onStats: (link) => this.deps.onEvent({ type: 'srt', jobId: this.spec.id, ...link }),
       onLog: (level, text) => this.note(level, text),
     });
+    this.io = new JobIoMeter(deps.udpCounters === undefined ? kernelUdpCounters() : deps.udpCounters);
+    this.stats = new JobStatsSampler({
+      io: this.io,
+      companions: () => this.srt.sample(),
+      context: () => ({ fanoutBytes: this.usesStdout ? this.fanout?.bytesIn : undefined, srt: this.srt.status() }),
+      onSample: (sample) => this.onStatsSample(sample),
+      intervalMs: deps.statsIntervalMs,
+    });
 
     this.supervisor = new ProcessSupervisor({
       id: spec.id,
@@ -148,6 +158,7 @@ export class JobRunner {
         onFinish: spec.videoType === 'LIVE',
       },
       stopGraceMs: deps.stopGraceMs ?? 5_000,
+      retryStart: (exit) => this.retryStart(exit.reason),
       onStdout: (stream) => this.takeStdout(stream),
       now: this.clock,
     });
@@ -159,10 +170,7 @@ export class JobRunner {
   }
 
   start(): void {
-    if (this.supervisor.desired !== 'running' || this.supervisor.state === 'failed') {
-      this.failover?.start();
-      this.srt.newRun();
-    }
+    if (this.supervisor.desired !== 'running' || this.supervisor.state === 'failed') this.newRun();
     this.supervisor.start();
   }
 
@@ -170,15 +178,13 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.failover?.stop();
     await Promise.all([this.supervisor.stop(), this.srt.stopAll()]);
-    await this.log.flush();
+    await Promise.all([this.log.flush(), this.io.dispose()]);
   }
 
   /** A restart by the operator starts the SRT links afresh too (an automatic restart of ffmpeg keeps them). */
   async restart(mode: 'hard' | 'soft'): Promise<void> {
-    if (this.supervisor.state === 'stopped' || this.supervisor.state === 'failed') {
-      this.failover?.start();
-      this.srt.newRun();
-    }
+    if (this.supervisor.state === 'stopped' || this.supervisor.state === 'failed') this.newRun();
+    this.probeRetries = 0;
     await this.srt.stopAll(mode);
     await this.supervisor.restart(mode);
   }
@@ -199,6 +205,8 @@ export class JobRunner {
       if (this.supervisor.desired === 'running') this.failover?.start();
     }
     if (this.needsFanout(spec)) this.ensureFanout();
+    this.probeRetries = 0;
+    if (this.supervisor.desired === 'running') void this.io.configure(spec);
     this.supervisor.configure({
       staleTimeoutMs: spec.staleTimeoutSeconds * 1000,
       restart: { attempts: spec.restartAttempts, onFinish: spec.videoType === 'LIVE' },
@@ -219,15 +227,18 @@ export class JobRunner {
     const running = this.supervisor.pid !== undefined;
     const startedAt = this.supervisor.desired === 'running' ? (this.supervisor.startedAt ?? null) : null;
     const lastStartAt = this.supervisor.spawnedAt ?? null;
+    const sample = this.stats.latest;
     return {
       state: this.supervisor.state,
       desired: this.supervisor.desired,
       pid: this.supervisor.pid ?? null,
       restarts: this.supervisor.restarts,
-      cpuPercent: running ? this.cpuPercent : 0,
-      rssBytes: running ? this.rssBytes : 0,
-      inputBitrateKbps: null,
-      outputBitrateKbps: running ? this.outputBitrate() : null,
+      cpuPercent: (running && sample?.cpuPercent) || 0,
+      rssBytes: (running && sample?.rssBytes) || 0,
+      inputBps: running && sample ? sample.inputBps : null,
+      outputBps: running && sample ? sample.outputBps : null,
+      inputs: running && sample ? sample.inputs : [],
+      outputs: running && sample ? sample.outputs : [],
       startedAt,
       lastStartAt,
       uptimeSeconds: startedAt === null ? null : Math.max(0, (now - startedAt) / 1000),
@@ -237,6 +248,13 @@ export class JobRunner {
       node: this.deps.nodeName,
       srt: this.srt.status(),
     };
+  }
+
+  /** Stops watching and leaves the processes running, as a control plane killed outright would (see ProcessSupervisor.abandon). */
+  abandon(): void {
+    this.failover?.stop();
+    this.stats.stop();
+    this.supervisor.abandon();
   }
 
   /** Stops the job and releases what it holds (log file, fan-out). */
@@ -256,7 +274,7 @@ export class JobRunner {
     const probe = () =>
       this.deps.probePrimary
         ? this.deps.probePrimary(this.spec.input)
-        : probeInput(this.spec.input, { ffprobePath: this.deps.ffprobePath, ffmpegPath: this.deps.ffmpegPath, timeoutMs: this.deps.probeTimeoutMs });
+        : probeInput(this.spec.input, { ffprobePath: this.deps.ffprobePath, ffmpegPath: this.deps.ffmpegPath, timeoutMs: this.deps.probeTimeoutMs, jobId: this.spec.id });
     return new FailoverPolicy({
       switchTimeoutMs: failover.switchTimeoutSeconds * 1000,
       returnAfterHealthyMs: (failover.returnAfterHealthySeconds ?? 10) * 1000,
@@ -294,12 +312,16 @@ export class JobRunner {
     const input: ActiveInput = this.failover?.active ?? 'primary';
     // SRT links go through srt-live-transmit companions on loopback UDP ports (engine/srt).
     const bridges = await this.srt.plan(this.spec, input);
+    if (input !== this.probeRetriesFor) this.probeRetries = 0;
+    this.probeRetriesFor = input;
     const built = buildFfmpegArgs(this.spec, {
       useFailover: input === 'failover',
       // The exit classifier needs ffmpeg's error lines even when the job keeps only FATAL.
       ffmpegLogLevel: level === 'fatal' ? 'error' : level,
       srtBridges: bridges.ports,
+      probeRetries: this.probeRetries,
     });
+    this.commandInfo = { probe: built.probe, progressOutput: built.progressOutput };
     await Promise.all(built.directories.map((dir) => mkdir(dir, { recursive: true })));
     await prepareHlsKeys(this.spec);
     this.usesStdout = built.usesStdout;
@@ -328,7 +350,8 @@ export class JobRunner {
       this.deps.onEvent(event);
     });
     s.on('exit', (event) => {
-      this.stopStats();
+      this.stats.stop();
+      this.io.processEnded();
       this.deps.onEvent(event);
     });
     s.on('notice', (event) => this.write({ time: event.at, level: event.level, text: event.text, source: 'supervisor' }));
@@ -336,66 +359,41 @@ export class JobRunner {
     s.on('progress', ({ advanced, ...event }) => {
       // Only the primary's own media counts for the primary (not the old process of a switch going down).
       if (advanced && this.processInput === 'primary') this.failover?.progress();
-      this.recordOutput(event.progress.totalSizeBytes ?? (this.usesStdout ? this.fanout?.bytesIn : undefined), event.progress.bitrateKbps);
+      this.io.progress(event.progress.totalSizeBytes);
       this.deps.onEvent(event);
     });
     s.on('spawn', (event) => {
       this.processInput = this.commandInput;
-      this.outputSamples = [];
-      this.lastProgressBitrate = null;
-      this.startStats(event.pid);
+      this.processInfo = this.commandInfo;
+      this.io.processStarted(event.pid, this.processInput, this.processInfo.progressOutput);
+      this.stats.start(event.pid);
       this.deps.onEvent({ type: 'spawn', jobId: this.spec.id, pid: event.pid, at: event.at });
     });
   }
 
-  private startStats(pgid: number): void {
-    this.stopStats();
-    const meter = new CpuMeter(pgid);
-    this.meter = meter;
-    const every = this.deps.statsIntervalMs ?? 2_000;
-    const sample = async () => {
-      try {
-        // The job's CPU and memory: ffmpeg's process group and its SRT companions.
-        const [ffmpeg, companions] = await Promise.all([meter.sample(), this.srt.sample()]);
-        const cpuPercent = Math.round((ffmpeg.cpuPercent + companions.cpuPercent) * 10) / 10;
-        const rssBytes = ffmpeg.rssBytes + companions.rssBytes;
-        if (this.meter !== meter) return;
-        this.cpuPercent = cpuPercent;
-        this.rssBytes = rssBytes;
-        const outputBitrateKbps = this.outputBitrate();
-        this.deps.onEvent({ type: 'stats', jobId: this.spec.id, cpuPercent, rssBytes, at: this.clock(), ...(outputBitrateKbps !== null ? { outputBitrateKbps } : {}) });
-      } catch {
-        // /proc unreadable for a moment: the next sample tries again.
-      }
-      if (this.meter === meter) this.statsTimer = setTimeout(() => void sample(), every);
-    };
-    this.statsTimer = setTimeout(() => void sample(), every);
+  /** The job was started by its operator (or after it failed): failover, SRT warnings, bitrates and probing begin afresh. */
+  private newRun(): void {
+    this.failover?.start();
+    this.srt.newRun();
+    this.probeRetries = 0;
+    void this.io.configure(this.spec);
   }
 
-  private stopStats(): void {
-    clearTimeout(this.statsTimer);
-    this.statsTimer = undefined;
-    this.meter = undefined;
-    this.cpuPercent = 0;
-    this.rssBytes = 0;
+  /**
+   * A process that ended while starting because probing found too little (`probe_incomplete`) is
+   * started again at once with the next longer probe (LIVE_PROBE_SECONDS), as part of the start:
+   * no restart attempt is used. The longer probe stays for the job's later starts until its
+   * operator starts it again (the source's GOP does not change from one crash to the next).
+   */
+  private retryStart(reason: string): string | undefined {
+    const probe = this.processInfo.probe;
+    if (reason !== 'probe_incomplete' || !probe?.longerLeft) return undefined;
+    this.probeRetries++;
+    const next = LIVE_PROBE_SECONDS[LIVE_PROBE_SECONDS.indexOf(probe.seconds as (typeof LIVE_PROBE_SECONDS)[number]) + 1] ?? 'longer';
+    return `the input's streams were not all known after ${probe.seconds} s of probing: starting again at once with ${next} s of probing (no restart attempt used)`;
   }
 
-  private recordOutput(bytes: number | undefined, progressBitrate: number | undefined): void {
-    if (progressBitrate !== undefined) this.lastProgressBitrate = progressBitrate;
-    if (bytes === undefined) return;
-    const at = performance.now();
-    this.outputSamples.push({ at, bytes });
-    while (this.outputSamples.length > 2 && at - this.outputSamples[1].at >= OUTPUT_RATE_WINDOW_MS) this.outputSamples.shift();
-  }
-
-  private outputBitrate(): number | null {
-    const samples = this.outputSamples;
-    if (samples.length >= 2) {
-      const first = samples[0];
-      const last = samples[samples.length - 1];
-      const seconds = (last.at - first.at) / 1000;
-      if (seconds >= 1) return Math.round(((last.bytes - first.bytes) * 8) / seconds / 100) / 10;
-    }
-    return this.lastProgressBitrate;
+  private onStatsSample(sample: JobStatsSample): void {
+    this.deps.onEvent({ type: 'stats', jobId: this.spec.id, at: this.clock(), ...sample });
   }
 }

@@ -204,6 +204,8 @@ export type ExitReason =
   | 'authorization_refused'
   | 'not_found'
   | 'invalid_data'
+  /** Probing ended before the input's streams were all known (e.g. "dimensions not set"): a longer probe may do. */
+  | 'probe_incomplete'
   | 'codec_unsupported'
   | 'option_unsupported'
   | 'output_refused'
@@ -253,17 +255,31 @@ export type EngineEvent =
     }
   | { type: 'progress'; jobId: string; progress: Progress; at: number }
   | { type: 'log'; jobId: string; line: LogLine }
-  | { type: 'exit'; jobId: string; reason: ExitReason; code: number | null; signal: string | null; detail: string; at: number; willRestart: boolean }
+  | {
+      type: 'exit';
+      jobId: string;
+      reason: ExitReason;
+      code: number | null;
+      signal: string | null;
+      detail: string;
+      at: number;
+      willRestart: boolean;
+      /** It ended while starting and is started again at once, differently (a longer probe): part of the start, not an outage or a restart. */
+      startRetry?: true;
+    }
   | {
       type: 'stats';
       jobId: string;
       cpuPercent: number;
       rssBytes: number;
       at: number;
-      /** Output bitrate over the last seconds, when known (see JobRunnerStatus.outputBitrateKbps). */
-      outputBitrateKbps?: number;
-      /** Input bitrate, when known: ffmpeg 5.1 does not report it, so the runner leaves it out. */
-      inputBitrateKbps?: number;
+      /** Bits per second of the input the job reads now, measured where its bytes pass (engine/stats/job-io.ts); null: not measured. */
+      inputBps: number | null;
+      /** Every enabled output together; null unless each one is measured. */
+      outputBps: number | null;
+      /** Each input (0 primary, 1 failover) and each enabled output by index; bps null: not measured. */
+      inputs: Array<{ index: number; bps: number | null }>;
+      outputs: Array<{ index: number; bps: number | null }>;
     }
   | { type: 'failover'; jobId: string; to: 'primary' | 'failover'; reason: string; at: number }
   /**

@@ -131,3 +131,28 @@ export function hiddenPermissions(): UserPermissionMap {
   }
   return map;
 }
+
+/** The prefix of a job kind's permission names. */
+export const JOB_KIND_PREFIX = { relay: 'RELAY', encoding: 'ENCODING' } as const;
+
+/**
+ * What each action on a job needs (spec 01 §6): EDIT allows everything; VIEW_EDIT adds, edits,
+ * starts, stops and comments; VIEW_RESTART restarts; VIEW_DELETE deletes; VIEW_ON_OFF switches;
+ * VIEW_LOG reads logs. Templates: EDIT adds them, VIEW_EDIT and VIEW_DELETE edit and delete them.
+ */
+export function jobPermissions(kind: keyof typeof JOB_KIND_PREFIX) {
+  const p = JOB_KIND_PREFIX[kind];
+  return {
+    view: { anyOf: [`${p}_VIEW`, `${p}_EDIT`] },
+    edit: { anyOf: [`${p}_EDIT`, `${p}_VIEW_EDIT`] },
+    onOff: { anyOf: [`${p}_EDIT`, `${p}_VIEW_EDIT`, `${p}_VIEW_ON_OFF`] },
+    restart: { anyOf: [`${p}_EDIT`, `${p}_VIEW_RESTART`] },
+    delete: { anyOf: [`${p}_EDIT`, `${p}_VIEW_DELETE`] },
+    log: { anyOf: [`${p}_EDIT`, `${p}_VIEW_LOG`] },
+    comment: { anyOf: [`${p}_EDIT`, `${p}_VIEW_EDIT`] },
+    /** Adding outputs and templates needs the full EDIT. */
+    fullEdit: { anyOf: [`${p}_EDIT`] },
+    templateEdit: { anyOf: [`${p}_EDIT`, `${p}_VIEW_EDIT`] },
+    templateDelete: { anyOf: [`${p}_EDIT`, `${p}_VIEW_DELETE`] },
+  } as const;
+}

@@ -4,7 +4,7 @@
 set -euo pipefail
 declare -A PACKAGE_OF=(
   [ffmpeg]=ffmpeg [ffprobe]=ffmpeg [ping]=iputils-ping [mtr]=mtr-tiny [nft]=nftables
-  [chromium]=chromium [tmux]=tmux [srt-live-transmit]=srt-tools
+  [chromium]=chromium [tmux]=tmux [srt-live-transmit]=srt-tools [redis-server]=redis-server
 )
 missing=()
 for command in "${!PACKAGE_OF[@]}"; do

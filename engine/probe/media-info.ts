@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { InputSpec } from '../types.ts';
+import { boundedRead } from './input-probe.ts';
 
 /** The spec's hint (01 §8) shown when the media source check fails. */
 export const MEDIA_INFO_FAILED_MESSAGE = 'Media info detection failed. Please make sure the source is available.';
@@ -99,13 +100,25 @@ function withToken(uri: string, token: string | undefined): string {
 }
 
 /**
+ * A network input read with a timeout of its own (engine/probe/input-probe.ts boundedRead), a little
+ * under the probe's: a silent source ends ffprobe by itself, even if nobody is left to kill it.
+ */
+function withBoundedRead(args: string[], timeoutMs: number): string[] {
+  const at = args.indexOf('-i');
+  if (at < 0 || at + 1 >= args.length || !/^[a-z][a-z0-9+.-]*:\/\//i.test(args[at + 1])) return args;
+  const read = boundedRead(args[at + 1], Math.max(500, timeoutMs * 0.8));
+  return [...args.slice(0, at), ...read.options, '-i', read.url, ...args.slice(at + 2)];
+}
+
+/**
  * Runs ffprobe (`-v error -show_programs -show_streams -show_format -of json`, no shell) on an
- * input and describes its programs and streams. The process is killed at the timeout. Any failure
+ * input and describes its programs and streams. The process is killed at the timeout, and reads
+ * from the network give up a little before it by themselves. Any failure
  * (ffprobe missing, an error exit, the timeout, unreadable output, no streams) is a MediaInfoError.
  */
 export async function probeMediaInfo(input: InputSpec | string, options: ProbeOptions): Promise<MediaInfo> {
   const analyze = options.analyzeDurationMs === undefined ? [] : ['-analyzeduration', String(Math.round(options.analyzeDurationMs * 1000))];
-  const args = ['-hide_banner', '-v', 'error', '-show_programs', '-show_streams', '-show_format', '-of', 'json', ...analyze, ...probeInputArgs(input)];
+  const args = ['-hide_banner', '-v', 'error', '-show_programs', '-show_streams', '-show_format', '-of', 'json', ...analyze, ...withBoundedRead(probeInputArgs(input), options.timeoutMs)];
   const result = await execa(options.ffprobePath ?? 'ffprobe', args, {
     reject: false,
     shell: false,

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { constants } from 'node:fs';
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { processStartTicks } from '../process-registry.ts';
+import { ownedProcessEnv, reapOrphans, type OrphanKind } from '../orphans.ts';
 import { CpuMeter } from '../stats/process-tree.ts';
 import { DEFAULT_BACKOFF, type Backoff } from '../supervisor/backoff.ts';
 import { signalGroup, trackGroup, untrackGroup } from '../supervisor/process-group.ts';
@@ -35,6 +35,8 @@ import { SrtStatsTracker, type SrtDirection } from './srt-stats-parser.ts';
 
 export const BRIDGE_ENV = 'MEDIAPLANE_SRT_BRIDGE';
 export const BRIDGE_OWNER_ENV = 'MEDIAPLANE_SRT_BRIDGE_OWNER';
+/** How companions are marked (engine/orphans.ts). */
+export const SRT_COMPANIONS: OrphanKind = { marker: BRIDGE_ENV, ownerVar: BRIDGE_OWNER_ENV };
 
 export interface SrtBridgeOptions {
   jobId: string;
@@ -161,14 +163,13 @@ export class SrtBridge {
   private launch(): void {
     this.restartTimer = undefined;
     if (!this.wanted) return;
-    const ownerTicks = processStartTicks(process.pid) ?? '0';
     let child: ChildProcess;
     try {
       child = spawn(this.options.file, this.options.args, {
         detached: true,
         shell: false,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, [BRIDGE_ENV]: this.options.jobId, [BRIDGE_OWNER_ENV]: `${process.pid}:${ownerTicks}` },
+        env: { ...process.env, ...ownedProcessEnv(BRIDGE_ENV, BRIDGE_OWNER_ENV, this.options.jobId) },
       });
     } catch (error) {
       this.afterExit(undefined, `could not start ${this.options.file}: ${(error as Error).message}`);
@@ -262,36 +263,6 @@ export async function freeLoopbackUdpPort(): Promise<number> {
  * Returns the pids it ended. Companions of a living owner (another node process on this machine,
  * another test) are never touched.
  */
-export async function reapLeftoverCompanions(jobId?: string): Promise<number[]> {
-  const ended: number[] = [];
-  let names: string[];
-  try {
-    names = await readdir('/proc');
-  } catch {
-    return ended;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    let environ: string;
-    try {
-      environ = await readFile(`/proc/${pid}/environ`, 'utf8');
-    } catch {
-      continue;
-    }
-    const vars = environ.split('\0');
-    const job = vars.find((v) => v.startsWith(`${BRIDGE_ENV}=`))?.slice(BRIDGE_ENV.length + 1);
-    if (job === undefined || (jobId !== undefined && job !== jobId)) continue;
-    const owner = vars.find((v) => v.startsWith(`${BRIDGE_OWNER_ENV}=`))?.slice(BRIDGE_OWNER_ENV.length + 1) ?? '';
-    const [ownerPid, ownerTicks] = owner.split(':');
-    if (ownerPid && Number(ownerPid) > 0 && processStartTicks(Number(ownerPid)) === ownerTicks) continue;
-    if (processStartTicks(pid) === undefined) continue; // already ended (a zombie)
-    try {
-      process.kill(pid, 'SIGKILL');
-      ended.push(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ended;
+export function reapLeftoverCompanions(jobId?: string): Promise<number[]> {
+  return reapOrphans(BRIDGE_ENV, BRIDGE_OWNER_ENV, jobId);
 }

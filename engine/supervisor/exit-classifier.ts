@@ -83,6 +83,12 @@ const RULES: Rule[] = [
     ],
   },
   { reason: 'out_of_memory', patterns: [/Cannot allocate memory|[Oo]ut of memory/] },
+  {
+    // Probing ended before the input's streams were known (a live input joined mid-GOP, a late PMT):
+    // a longer probe is likely to succeed (engine/job-runner.ts starts one at once).
+    reason: 'probe_incomplete',
+    patterns: [/dimensions not set|sample rate not set/, /does not contain any stream/, /Could not find codec parameters/],
+  },
   { reason: 'address_in_use', patterns: [/Address already in use/, /bind failed/] },
   {
     reason: 'authorization_refused',

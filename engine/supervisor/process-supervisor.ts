@@ -43,6 +43,9 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
   private spawnCount = 0;
   /** A process was spawned since the operator's last start: the next spawn is a restart. */
   private spawnedSinceStart = false;
+  /** The next spawn starts again a process that ended while starting (retryStart): not a restart. */
+  private retryingStart = false;
+  private abandoned = false;
   /** Processes started again after the first since the last start by the operator. */
   restarts = 0;
   lastExit: ExitEvent | undefined;
@@ -154,6 +157,23 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
     return this.until(spawned);
   }
 
+  /**
+   * Stops watching without touching the process: no restart, no stale clock, no stop. What a
+   * control plane killed outright leaves behind (its successor reaps the process); tests use it to
+   * play that crash inside one Node process.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    this.generation++;
+    this.clearRestartTimer();
+    const run = this.run;
+    if (run) {
+      clearTimeout(run.staleTimer);
+      clearTimeout(run.graceTimer);
+      untrackGroup(run.pid);
+    }
+  }
+
   private liveRun(): Run | undefined {
     return this.run && !this.run.finished ? this.run : undefined;
   }
@@ -196,6 +216,7 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
   }
 
   private async launch(): Promise<void> {
+    if (this.abandoned) return;
     this.clearRestartTimer();
     if (this._state !== 'starting') this.setState('starting');
     const generation = ++this.generation;
@@ -242,7 +263,8 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
       finished: false,
     };
     this.run = run;
-    if (this.spawnedSinceStart) this.restarts++;
+    if (this.spawnedSinceStart && !this.retryingStart) this.restarts++;
+    this.retryingStart = false;
     this.spawnedSinceStart = true;
     this.spawnCount++;
     trackGroup(run.pid);
@@ -327,6 +349,7 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
   }
 
   private onExit(run: Run, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.abandoned) return;
     run.exit = { code, signal };
     clearTimeout(run.staleTimer);
     clearTimeout(run.graceTimer);
@@ -367,10 +390,15 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
 
     let next: JobState;
     let delay = 0;
+    let startRetry: string | undefined;
     if (this._desired === 'stopped') {
       next = 'stopped';
     } else if (this.pendingRestart || this._state === 'stopping') {
       next = 'starting';
+    } else if (run && run.runningAt === undefined && this._state === 'starting' && (startRetry = this.options.retryStart?.({ reason, detail })) !== undefined) {
+      // Part of the start (a longer probe): at once, no attempt used.
+      next = 'starting';
+      this.retryingStart = true;
     } else if (reason === 'finished' && !this.options.restart.onFinish) {
       this._desired = 'stopped';
       next = 'stopped';
@@ -384,13 +412,14 @@ export class ProcessSupervisor extends TypedEmitter<SupervisorEvents> {
     }
     this.pendingRestart = false;
     const willRestart = next === 'starting' || next === 'restarting';
-    const exit: ExitEvent = { type: 'exit', jobId: this.id, reason, code, signal, detail, at: this.clock(), willRestart };
+    const exit: ExitEvent = { type: 'exit', jobId: this.id, reason, code, signal, detail, at: this.clock(), willRestart, ...(startRetry !== undefined ? { startRetry: true as const } : {}) };
     this.lastExit = exit;
     this.emit('exit', exit);
     const who = run ? `process ${run.pid}` : 'process';
     const how = signal ? `signal ${signal}` : code === null ? 'no exit status' : `code ${code}`;
     this.notice(reason === 'stopped' || reason === 'finished' ? 'NOTICE' : next === 'failed' ? 'ERROR' : 'WARNING', `${who} exited (${how}): ${reason}: ${detail}`);
 
+    if (startRetry !== undefined) this.notice('WARNING', startRetry);
     if (next === 'starting') {
       void this.launch();
     } else if (next === 'restarting') {

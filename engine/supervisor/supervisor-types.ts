@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { EngineEvent, LogLevel, Progress } from '../types.ts';
+import type { EngineEvent, ExitReason, LogLevel, Progress } from '../types.ts';
 
 /** The vocabulary of the process supervisor: what it is given, what it tells, what it keeps per process. */
 
@@ -28,6 +28,13 @@ export interface ProcessSupervisorOptions {
     /** Restart after a clean exit (code 0) too: a live input that ended should come back (default false: a VOD is done). */
     onFinish?: boolean;
   };
+  /**
+   * Asked when a process ends before it delivered anything (it never reached running): a line for
+   * the job's log means "start it again at once, the next command differs" (a longer probe), and
+   * says why; undefined means no. Such a start again is part of the start: no restart attempt is
+   * used, no backoff waits, and `restarts` does not count it.
+   */
+  retryStart?: (exit: { reason: ExitReason; detail: string }) => string | undefined;
   /** How long a process gets after SIGINT before SIGKILL. */
   stopGraceMs: number;
   /** Receives each new process's stdout (an MPEG-TS stream for mpegts outputs); when absent stdout is discarded. */

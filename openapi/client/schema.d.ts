@@ -346,10 +346,2080 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/relays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List relays with search, filters, sort and paging, and the footer counts
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["listRelays"];
+        put?: never;
+        /**
+         * Create a relay
+         * @description Refused when the user's relays limit is reached. Changing features needs ADMIN; the alarm switch needs ALARMS_EDIT.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        post: operations["createRelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List relay templates
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["listRelayTemplates"];
+        put?: never;
+        /**
+         * Create a relay template
+         * @description **Permission:** Requires one of: RELAY_EDIT.
+         */
+        post: operations["createRelayTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a relay template
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["getRelayTemplate"];
+        /**
+         * Update a relay template
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        put: operations["updateRelayTemplate"];
+        post?: never;
+        /**
+         * Delete a relay template
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_DELETE.
+         */
+        delete: operations["deleteRelayTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/templates/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a relay from a template
+         * @description Counts against the user's relays limit like any create.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        post: operations["createRelayFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a relay with its status and comments
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["getRelay"];
+        /**
+         * Update a relay
+         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        put: operations["updateRelay"];
+        post?: never;
+        /**
+         * Delete a relay; a running one is stopped first
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_DELETE.
+         */
+        delete: operations["deleteRelay"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a relay on
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT, RELAY_VIEW_ON_OFF.
+         */
+        post: operations["startRelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a relay off
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT, RELAY_VIEW_ON_OFF.
+         */
+        post: operations["stopRelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hard restart, soft restart or reload a running relay
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_RESTART.
+         */
+        post: operations["restartRelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start, stop, hard restart, soft restart or delete selected relays
+         * @description Each job is checked and acted on alone: the result lists the outcome per id. The action's own permission is required (start/stop: on/off; restarts: restart; delete: delete).
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        post: operations["bulkRelays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a relay's configuration as a new template (CREATE) or over an existing one (UPDATE)
+         * @description **Permission:** Requires one of: RELAY_EDIT.
+         */
+        post: operations["saveRelayAsTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a comment (NOTICE, WARNING or CRITICAL) to a relay
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        post: operations["addRelayComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment of a relay
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        delete: operations["deleteRelayComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List encodings with search, filters, sort and paging, and the footer counts
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["listEncodings"];
+        put?: never;
+        /**
+         * Create a encoding
+         * @description Refused when the user's encodings limit is reached. Changing features needs ADMIN; the alarm switch needs ALARMS_EDIT.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["createEncoding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List encoding templates
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["listEncodingTemplates"];
+        put?: never;
+        /**
+         * Create a encoding template
+         * @description **Permission:** Requires one of: ENCODING_EDIT.
+         */
+        post: operations["createEncodingTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a encoding template
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getEncodingTemplate"];
+        /**
+         * Update a encoding template
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        put: operations["updateEncodingTemplate"];
+        post?: never;
+        /**
+         * Delete a encoding template
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_DELETE.
+         */
+        delete: operations["deleteEncodingTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/templates/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a encoding from a template
+         * @description Counts against the user's encodings limit like any create.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["createEncodingFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a encoding with its status and comments
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getEncoding"];
+        /**
+         * Update a encoding
+         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        put: operations["updateEncoding"];
+        post?: never;
+        /**
+         * Delete a encoding; a running one is stopped first
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_DELETE.
+         */
+        delete: operations["deleteEncoding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a encoding on
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT, ENCODING_VIEW_ON_OFF.
+         */
+        post: operations["startEncoding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch a encoding off
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT, ENCODING_VIEW_ON_OFF.
+         */
+        post: operations["stopEncoding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hard restart, soft restart or reload a running encoding
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_RESTART.
+         */
+        post: operations["restartEncoding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start, stop, hard restart, soft restart or delete selected encodings
+         * @description Each job is checked and acted on alone: the result lists the outcome per id. The action's own permission is required (start/stop: on/off; restarts: restart; delete: delete).
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        post: operations["bulkEncodings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a encoding's configuration as a new template (CREATE) or over an existing one (UPDATE)
+         * @description **Permission:** Requires one of: ENCODING_EDIT.
+         */
+        post: operations["saveEncodingAsTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a comment (NOTICE, WARNING or CRITICAL) to a encoding
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["addEncodingComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment of a encoding
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        delete: operations["deleteEncodingComment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/job-features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The features of the admin-only features table of relays and encodings
+         * @description **Permission:** ADMIN role only.
+         */
+        get: operations["listJobFeatures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The integration endpoints (Runprox URL, DVB URL)
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, SETTINGS_VIEW, SETTINGS_EDIT.
+         */
+        get: operations["getEndpoints"];
+        /**
+         * Update the integration endpoints (both required)
+         * @description **Permission:** Requires one of: ENCODING_EDIT, SETTINGS_EDIT.
+         */
+        put: operations["updateEndpoints"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last lines of a relay's log, filtered
+         * @description Reads the job's log file backwards from its end (and on into its rotated files), never the whole file: the last `lines` lines at or above `level` whose text contains `text` (or matches it as a regular expression), inside `from`–`to`. A job that never ran has no log: an empty list. An invalid regular expression is a 400 naming query.text.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_LOG.
+         */
+        get: operations["getRelayLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/logs/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a relay's log as Server-Sent Events
+         * @description Each new line that passes the filters is one event `event: log` whose `data` is a LogEntry; `backlog` sends that many matching lines already in the log first. A comment line `: following` says the follow has started, and a comment every 15 s keeps proxies from closing the stream. The stream follows the log across rotations and ends when the client goes, or when the caller loses the permission.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_LOG.
+         */
+        get: operations["followRelayLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/batch-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch results of a relay: one row per source file
+         * @description **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_LOG.
+         */
+        get: operations["listRelayBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events of a relay (start, stop, restart, up, exit, failover, failure), newest first
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listRelayEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/uptimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The uptimes of a relay, derived from its events, newest first
+         * @description An interval that overlaps from–to is listed whole; an open one has no until.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listRelayUptimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/downtimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The downtimes of a relay, derived from its events, newest first
+         * @description A downtime is a time the job was switched on and did not deliver (an exit or a failure until the next up). An interval that overlaps from–to is listed whole; an open one has no until.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listRelayDowntimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/events/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the events of a relay as a CSV file
+         * @description The same records as GET /api/relays/{id}/events (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadRelayEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/uptimes/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the uptimes of a relay as a CSV file
+         * @description The same records as GET /api/relays/{id}/uptimes (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadRelayUptimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/downtimes/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the downtimes of a relay as a CSV file
+         * @description The same records as GET /api/relays/{id}/downtimes (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadRelayDowntimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/media-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect the programs and streams of an input before saving it (the media source check)
+         * @description Probes a uri input with ffprobe, bounded in time. Other input types are a 400 naming input.type.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
+         */
+        post: operations["detectRelayMediaInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/media-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Detect the programs and streams of a stored relay's input
+         * @description **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["getRelayMediaInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trace a relay's input: format, programs, streams and the first keyframes
+         * @description Probes the stored input (bounded reads, bounded in time) and answers one table per trace key: format, programs, streams, and keyframes (the time of each of the first keyframes of the first video stream, the interval and the GOP length in frames).
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        post: operations["traceRelay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/{id}/monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The monitor of a relay: its playable outputs and SRT statistics
+         * @description For each enabled HLS, DASH or CMAF output the playlist or manifest under /streams/, for an HTTP MPEG-TS output its stream; and the SRT statistics of the SRT inputs and outputs while the job runs.
+         *
+         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         */
+        get: operations["getRelayMonitor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The last lines of a encoding's log, filtered
+         * @description Reads the job's log file backwards from its end (and on into its rotated files), never the whole file: the last `lines` lines at or above `level` whose text contains `text` (or matches it as a regular expression), inside `from`–`to`. A job that never ran has no log: an empty list. An invalid regular expression is a 400 naming query.text.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_LOG.
+         */
+        get: operations["getEncodingLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/logs/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a encoding's log as Server-Sent Events
+         * @description Each new line that passes the filters is one event `event: log` whose `data` is a LogEntry; `backlog` sends that many matching lines already in the log first. A comment line `: following` says the follow has started, and a comment every 15 s keeps proxies from closing the stream. The stream follows the log across rotations and ends when the client goes, or when the caller loses the permission.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_LOG.
+         */
+        get: operations["followEncodingLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/batch-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch results of a encoding: one row per source file
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_LOG.
+         */
+        get: operations["listEncodingBatchResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The events of a encoding (start, stop, restart, up, exit, failover, failure), newest first
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listEncodingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/uptimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The uptimes of a encoding, derived from its events, newest first
+         * @description An interval that overlaps from–to is listed whole; an open one has no until.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listEncodingUptimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/downtimes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The downtimes of a encoding, derived from its events, newest first
+         * @description A downtime is a time the job was switched on and did not deliver (an exit or a failure until the next up). An interval that overlaps from–to is listed whole; an open one has no until.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["listEncodingDowntimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/events/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the events of a encoding as a CSV file
+         * @description The same records as GET /api/encodings/{id}/events (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadEncodingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/uptimes/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the uptimes of a encoding as a CSV file
+         * @description The same records as GET /api/encodings/{id}/uptimes (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadEncodingUptimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/downtimes/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the downtimes of a encoding as a CSV file
+         * @description The same records as GET /api/encodings/{id}/downtimes (size, from, to), newest first, as an attachment with a header row.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT, STATISTICS_VIEW.
+         */
+        get: operations["downloadEncodingDowntimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/media-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detect the programs and streams of an input before saving it (the media source check)
+         * @description Probes a uri input with ffprobe, bounded in time. Other input types are a 400 naming input.type.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["detectEncodingMediaInfo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/media-info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Detect the programs and streams of a stored encoding's input
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getEncodingMediaInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/trace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trace a encoding's input: format, programs, streams and the first keyframes
+         * @description Probes the stored input (bounded reads, bounded in time) and answers one table per trace key: format, programs, streams, and keyframes (the time of each of the first keyframes of the first video stream, the interval and the GOP length in frames).
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        post: operations["traceEncoding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/{id}/monitor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The monitor of a encoding: its playable outputs and SRT statistics
+         * @description For each enabled HLS, DASH or CMAF output the playlist or manifest under /streams/, for an HTTP MPEG-TS output its stream; and the SRT statistics of the SRT inputs and outputs while the job runs.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getEncodingMonitor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/codecs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The codecs presets may use and the options of each, as the installed ffmpeg has them
+         * @description Read once per server process from `ffmpeg -encoders` and `ffmpeg -h encoder=<name>`. GPU encoders (NVENC, Quick Sync, VAAPI) are listed only when the installed ffmpeg has them. Each option is a select (with its values), a range (with the codec's minimum and maximum), a checkbox or a string.
+         *
+         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getPresetCodecs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List video presets, sorted by name, each with its usageCount
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["listVideoPresets"];
+        put?: never;
+        /**
+         * Create a video preset
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["createVideoPreset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/video/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a video preset
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getVideoPreset"];
+        /**
+         * Update a video preset; running encodings take the change at their next start
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        put: operations["updateVideoPreset"];
+        post?: never;
+        /**
+         * Delete a video preset no job uses
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        delete: operations["deleteVideoPreset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/video/{id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a video preset under a new name ("<name> (copy)" unless given)
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["cloneVideoPreset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audio presets, sorted by name, each with its usageCount
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["listAudioPresets"];
+        put?: never;
+        /**
+         * Create a audio preset
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["createAudioPreset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/audio/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a audio preset
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getAudioPreset"];
+        /**
+         * Update a audio preset; running encodings take the change at their next start
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        put: operations["updateAudioPreset"];
+        post?: never;
+        /**
+         * Delete an audio preset that no job and no video preset uses
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        delete: operations["deleteAudioPreset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/presets/audio/{id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a audio preset under a new name ("<name> (copy)" unless given)
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["cloneAudioPreset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watermarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List watermarks, sorted by name, with the total
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["listWatermarks"];
+        put?: never;
+        /**
+         * Create a watermark from an uploaded image (Add New)
+         * @description Upload the image first with uploadWatermarkFile and give its stored name as `file`.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT.
+         */
+        post: operations["createWatermark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watermarks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a watermark
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getWatermark"];
+        /**
+         * Update a watermark; running encodings take the change at their next start
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        put: operations["updateWatermark"];
+        post?: never;
+        /**
+         * Delete a watermark no encoding uses
+         * @description **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_DELETE.
+         */
+        delete: operations["deleteWatermark"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watermarks/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload one watermark image (PNG, JPEG, GIF or WebP, up to 10 MB) as the raw request body
+         * @description The body is the image itself (any content type; `image/png` ... or `application/octet-stream`), the file name goes in `name`. The image is checked by its content and its width and height are read from its header; it is stored under a generated name, which the answer gives as `file`. Several files are uploaded one request each. An upload no watermark uses is removed after a day.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
+         */
+        post: operations["uploadWatermarkFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watermarks/files/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An uploaded image by its stored name (the form's preview before saving)
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getWatermarkFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/watermarks/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image of a watermark
+         * @description **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         */
+        get: operations["getWatermarkImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ping a host and stream each reply as it comes
+         * @description Runs `ping -n -O -c <count> -W 5 -- <address>`. Events: `line` (each output line, with the parsed reply), `summary` (the statistics), `error` (ping's own error, e.g. an unknown host: the payload error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         *
+         *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        post: operations["runPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/mtr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trace the route to a host with mtr and stream the hop table as it fills
+         * @description Runs `mtr --raw -c <count> [-n] -- <host>`. Events: `hops` (the whole hop table with loss and timings, at most 4 times a second), `error`. The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         *
+         *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        post: operations["runMtr"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/keyframe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure the keyframe interval of a source, streaming each interval as it is read
+         * @description Runs ffprobe on the first video stream (packets only, nothing decoded) until intervalCount intervals were measured, bounded to 15 minutes. Events: `keyframe` (each interval), `interval` (the result), `error` (shown as "got error {error}"). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         *
+         *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        post: operations["runKeyframe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tools/mediachecker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find the programs and streams of a source (the media checker)
+         * @description Runs ffprobe on the source, bounded to 30 s. Events: `result` (format, programs, streams) or `error` (with `details`: each key and value of the error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         *
+         *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        post: operations["runMediaCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the timers, sorted by id, with the server's time zone
+         * @description A timer fires at its time in its time zone whether anyone is signed in or not, exactly once per due moment however many API processes run (the firing is claimed as a row of timer_firings, unique by timer and due moment, in the same transaction that changes the tasks). It switches the tasks on (START: those that are off) or off (STOP: those that are on), or orders a hard restart (RESTART: those that are on); their START/STOP/RESTART events name the timer as actor. A moment missed while no API process ran is not made up later.
+         *
+         *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        get: operations["listTimers"];
+        put?: never;
+        /**
+         * Create a timer (in the server's time zone)
+         * @description A ONCE timer whose moment has passed is refused (400 naming body.date).
+         *
+         *     **Permission:** Requires one of: TOOLS_EDIT.
+         */
+        post: operations["createTimer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a timer
+         * @description **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        get: operations["getTimer"];
+        /**
+         * Update a timer
+         * @description **Permission:** Requires one of: TOOLS_EDIT.
+         */
+        put: operations["updateTimer"];
+        post?: never;
+        /**
+         * Delete a timer (its firing history goes with it)
+         * @description **Permission:** Requires one of: TOOLS_EDIT.
+         */
+        delete: operations["deleteTimer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timers/{id}/actived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or disable a timer
+         * @description **Permission:** Requires one of: TOOLS_EDIT.
+         */
+        put: operations["setTimerActived"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timers/{id}/firings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest firings of a timer, newest first
+         * @description **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
+         */
+        get: operations["listTimerFirings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The readings of a node, once: CPU, load, memory, disk, bandwidth, GPUs, tasks and versions
+         * @description **Permission:** Any signed-in user.
+         */
+        get: operations["getDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The readings of a node, live, as Server-Sent Events
+         * @description Each sample is `event: status` whose `data` is a DashboardStatus, every 2 s. One sampler serves every open stream: it starts with the first and stops when the last closes. A comment every 25 s keeps proxies from closing a quiet stream.
+         *
+         *     **Permission:** Any signed-in user.
+         */
+        get: operations["streamDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/diagnostics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The versions of the server components (Diagnostic Check)
+         * @description Each component is read on this server, bounded in time (a few seconds at most in all). The Internet Connection row is GET /api/diagnostics/internet.
+         *
+         *     **Permission:** Requires one of: DIAGNOSTICS_CHECK_VIEW.
+         */
+        get: operations["getDiagnostics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/diagnostics/internet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server reaches the Internet (on or off within a few seconds)
+         * @description **Permission:** Requires one of: DIAGNOSTICS_CHECK_VIEW.
+         */
+        get: operations["checkInternetConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The jobs with statistics on, each with its last 24 hours per hour (the cards of /my/statistics)
+         * @description Events, uptimes and downtimes of one job, and their CSV downloads, are the job operations GET /api/{kind}s/{id}/events, /uptimes, /downtimes and their /download.
+         *
+         *     **Permission:** Requires one of: STATISTICS_VIEW.
+         */
+        get: operations["getStatisticsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alarm cards: alarmed jobs and jobs with sent alarms, with their e-mail and SMS counts
+         * @description **Permission:** Requires one of: ALARMS_VIEW, ALARMS_EDIT.
+         */
+        get: operations["listAlarmCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sent alarms with their deliveries, sorted by date
+         * @description **Permission:** Requires one of: ALARMS_VIEW, ALARMS_EDIT.
+         */
+        get: operations["listSentAlarms"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the alarm history (queued deliveries are dropped with it)
+         * @description **Permission:** Requires one of: ALARMS_EDIT.
+         */
+        delete: operations["deleteSentAlarms"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * General settings: job alarm defaults, e-mail server, SMS provider (passwords never returned)
+         * @description **Permission:** Requires one of: ALARMS_VIEW, ALARMS_EDIT.
+         */
+        get: operations["getAlarmSettings"];
+        /**
+         * Change the general settings
+         * @description **Permission:** Requires one of: ALARMS_EDIT.
+         */
+        put: operations["updateAlarmSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * System alarm thresholds (Resources and Services) with their current state
+         * @description **Permission:** Requires one of: ALARMS_VIEW, ALARMS_EDIT.
+         */
+        get: operations["getSystemAlarms"];
+        /**
+         * Change system alarm thresholds
+         * @description **Permission:** Requires one of: ALARMS_EDIT.
+         */
+        put: operations["updateSystemAlarms"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The alarm settings of a job (the defaults until overridden)
+         * @description **Permission:** Requires one of: ALARMS_VIEW, ALARMS_EDIT.
+         */
+        get: operations["getJobAlarmSettings"];
+        /**
+         * Override the alarm settings of a job
+         * @description **Permission:** Requires one of: ALARMS_EDIT.
+         */
+        put: operations["updateJobAlarmSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alarms/test-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test mail through the e-mail server settings now (not queued)
+         * @description **Permission:** Requires one of: ALARMS_EDIT.
+         */
+        post: operations["sendTestEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/application": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Application Settings: the IP and URL the application is reached at
+         * @description **Permission:** Requires one of: SETTINGS_VIEW, SETTINGS_EDIT.
+         */
+        get: operations["getApplicationSettings"];
+        /**
+         * Update the Application Settings
+         * @description **Permission:** Requires one of: SETTINGS_EDIT.
+         */
+        put: operations["updateApplicationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/redis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redis Settings: the Redis that live events fan out through
+         * @description **Permission:** Requires one of: SETTINGS_VIEW, SETTINGS_EDIT.
+         */
+        get: operations["getRedisSettings"];
+        /**
+         * Set the Redis endpoint; every API process connects to it
+         * @description The endpoint is checked first (connect and PING within 2 s): an unreachable Redis is a 400 naming redisHost with the error.
+         *
+         *     **Permission:** Requires one of: SETTINGS_EDIT.
+         */
+        put: operations["updateRedisSettings"];
+        post?: never;
+        /**
+         * Forget the Redis endpoint: live events go through Postgres alone
+         * @description **Permission:** Requires one of: SETTINGS_EDIT.
+         */
+        delete: operations["deleteRedisSettings"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/logs/{target}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * RixUI (API processes) or Rixjob (job logs) Log Settings
+         * @description **Permission:** Requires one of: SETTINGS_VIEW, SETTINGS_EDIT.
+         */
+        get: operations["getLogSettings"];
+        /**
+         * Update Log Settings; RixUI settings apply to every running API process without a restart
+         * @description Loggers without an id get one. Rixjob settings are the defaults of job logs; a job's own log level wins.
+         *
+         *     **Permission:** Requires one of: SETTINGS_EDIT.
+         */
+        put: operations["updateLogSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Rixjob Features: system features (ads) and the global values of the job features
+         * @description **Permission:** ADMIN role only.
+         */
+        get: operations["getFeatureSettings"];
+        /**
+         * Update Rixjob Features
+         * @description **Permission:** ADMIN role only.
+         */
+        put: operations["updateFeatureSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/streampool-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streampool Server Settings: every server, API keys masked, with usage counts
+         * @description **Permission:** Requires one of: STREAM_POOL_VIEW, STREAM_POOL_EDIT.
+         */
+        get: operations["listStreampoolServers"];
+        put?: never;
+        /**
+         * Add a streampool server (API key required)
+         * @description **Permission:** Requires one of: STREAM_POOL_EDIT.
+         */
+        post: operations["createStreampoolServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/streampool-servers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Update a streampool server; an empty or masked API key keeps the stored one
+         * @description **Permission:** Requires one of: STREAM_POOL_EDIT.
+         */
+        put: operations["updateStreampoolServer"];
+        post?: never;
+        /**
+         * Delete a streampool server that no job uses
+         * @description **Permission:** Requires one of: STREAM_POOL_EDIT.
+         */
+        delete: operations["deleteStreampoolServer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Segmented HTTP options. */
+        AdaptiveOptions: {
+            /** @default 6 */
+            segmentDuration?: number;
+            /** @default false */
+            trickPlayEnabled?: boolean;
+            /** @default false */
+            lowLatencyEnabled?: boolean;
+        };
+        /** @description Alarm list card: the job and the counts of its sent e-mail and SMS alarms. */
+        AlarmCard: {
+            jobId: number;
+            jobName: string;
+            jobType: string;
+            alarmed: boolean;
+            sentEmailAlarmCount: number;
+            sentSmsAlarmCount: number;
+        };
+        /** @description A page of AlarmCard items. */
+        AlarmCardPage: {
+            items: components["schemas"]["AlarmCard"][];
+            /** @description Items matching the search and filters. */
+            total: number;
+            page: number;
+            size: number;
+        };
+        /** @description One e-mail or SMS of an alarm; queued ones are retried with backoff. */
+        AlarmDelivery: {
+            id: number;
+            /** @enum {string} */
+            channel: "EMAIL" | "SMS";
+            recipient: string;
+            /** @enum {string} */
+            status: "QUEUED" | "SENT" | "FAILED";
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+        };
+        /** @description An extra e-mail address that receives the alarms. */
+        AlarmRecipientEmail: {
+            /** @description Position in the list. */
+            id: number;
+            /** Format: email */
+            email: string;
+        };
+        /** @description A user who receives the alarms: by e-mail at their address, by SMS at their phone number. */
+        AlarmRecipientUser: {
+            id: number;
+            username: string;
+        };
+        /** @description General settings of the alarms. */
+        AlarmSettings: {
+            general: components["schemas"]["JobAlarmDefaults"];
+            emailServer: components["schemas"]["EmailServerSettings"];
+            smsProvider: components["schemas"]["SmsProviderSettings"];
+        };
+        /** @description The parts given are replaced. */
+        AlarmSettingsUpdate: {
+            general?: components["schemas"]["JobAlarmDefaults"];
+            emailServer?: components["schemas"]["EmailServerSettingsUpdate"];
+            smsProvider?: components["schemas"]["SmsProviderSettingsUpdate"];
+        };
         /** @description A personal API token; its secret is shown only once, at creation. */
         ApiToken: {
             id: number;
@@ -374,6 +2444,317 @@ export interface components {
         ApiTokenList: {
             items: components["schemas"]["ApiToken"][];
         };
+        /** @description The Application Settings tab. */
+        ApplicationSettings: {
+            /** @description The IP address the application is reached at (an IPv4 or IPv6 literal; empty: not set). */
+            applicationIp: string;
+            /** @description The public URL of the application (http or https; empty: not set). */
+            applicationUrl: string;
+        };
+        /** @description An audio encoder of the installed ffmpeg. */
+        AudioCodecInfo: {
+            /** @description The ffmpeg encoder: aac, libopus, libmp3lame, ac3 ... */
+            name: string;
+            label: string;
+            /** @description Sample rates the encoder takes (Hz); empty: any. */
+            sampleRates: number[];
+            /** @description The most channels it encodes; null: no stated limit. */
+            maxChannels: number | null;
+            /** @description kbit/s. */
+            minBitrate: number;
+            /** @description kbit/s. */
+            maxBitrate: number;
+            /** @description kbit/s per channel (Opus: 256); null: none. */
+            maxBitratePerChannel: number | null;
+            /** @description A note the form shows under the bitrate. */
+            hint: string | null;
+            options: components["schemas"]["CodecOption"][];
+        };
+        /** @description Audio settings that video presets and audio tracks of encodings refer to. */
+        AudioPreset: {
+            id: number;
+            name: string;
+            audioCodec: string;
+            /** @description kbit/s. */
+            audioBitrate: number;
+            channels: number | null;
+            sampleRate: number;
+            /** @description Jobs whose audio tracks use it, plus video presets that refer to it. */
+            usageCount: number;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+        };
+        /** @description An audio preset as the form saves it. */
+        AudioPresetInput: {
+            name: string;
+            /** @description An audio codec of GET /api/presets/codecs. */
+            audioCodec: string;
+            /** @description Audio bitrate in kbit/s, 1 to 999999. */
+            audioBitrate: number;
+            /**
+             * @description Channels of the output; null keeps those of the source.
+             * @default null
+             */
+            channels?: number | null;
+            /** @description Hz; one the codec takes. */
+            sampleRate: number;
+        };
+        /** @description Every audio preset, sorted by name. */
+        AudioPresetList: {
+            items: components["schemas"]["AudioPreset"][];
+            total: number;
+        };
+        /** @description Audio of an encoding. */
+        AudioSetting: {
+            /** @default false */
+            audioDisabled?: boolean;
+            /** @default false */
+            normalizationEnabled?: boolean;
+            /** @default 1 */
+            volume?: number;
+            /**
+             * @default [
+             *       {
+             *         "source": "AUTO"
+             *       }
+             *     ]
+             */
+            tracks?: components["schemas"]["AudioTrack"][];
+        };
+        /** @description An audio track of an encoding. */
+        AudioTrack: {
+            /** @default AUTO */
+            source?: ("AUTO" | "ALL") | number;
+            audioPreset?: number;
+            codec?: string;
+            bitrate?: number;
+            channelCount?: number;
+        };
+        /** @description One source file of a batch job (spec 01 §3 Batch log entry). */
+        BatchResult: {
+            id: number;
+            startTime: string | null;
+            endTime: string | null;
+            elapsedTimeInSeconds: number | null;
+            sourceFile: string;
+            sourceFileDurationInSeconds: number | null;
+            sourceFileSizeInBytes: number | null;
+            outputFiles: string[];
+            /** @description Source bits transcoded per second of wall time. */
+            transcodingSpeedInBitsPerSecond: number | null;
+            /** @description Source duration / elapsed time: 2 is twice as fast as playing it. */
+            transcodingSpeedToPlaySpeedRatio: number | null;
+            jobName: string;
+            /**
+             * @description NONE when none was given.
+             * @enum {string}
+             */
+            status: "DONE" | "FAILED" | "NONE";
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+        };
+        /** @description A page of BatchResult items. */
+        BatchResultPage: {
+            items: components["schemas"]["BatchResult"][];
+            /** @description Items matching the search and filters. */
+            total: number;
+            page: number;
+            size: number;
+        };
+        /** @description One action over the selected jobs. */
+        BulkRequest: {
+            /** @enum {string} */
+            action: "start" | "stop" | "hard_restart" | "soft_restart" | "delete";
+            ids: number[];
+        };
+        /** @description The outcome per selected job: one refusal does not stop the others. */
+        BulkResult: {
+            results: {
+                id: number;
+                ok: boolean;
+                code?: string;
+                message?: string;
+            }[];
+        };
+        /** @description An option of a codec an operator may set in a preset, read from the installed ffmpeg. */
+        CodecOption: {
+            /** @description The ffmpeg option, e.g. preset, crf, bf. */
+            name: string;
+            label: string;
+            /** @description ffmpeg's own help text of the option. */
+            description: string;
+            /**
+             * @description How the form shows it: a select of values, a number between min and max, a checkbox, or free text.
+             * @enum {string}
+             */
+            type: "select" | "range" | "checkbox" | "string";
+            /** @description select: the choices. */
+            values?: components["schemas"]["CodecOptionValue"][];
+            /** @description range: the smallest value the codec takes. */
+            min?: number;
+            /** @description range: the largest value the codec takes. */
+            max?: number;
+            /** @description range: 1 for whole numbers. */
+            step?: number;
+            /** @description The encoder's default, as ffmpeg states it; used when the option is not set. */
+            default?: string;
+        };
+        /** @description One choice of a select option. */
+        CodecOptionValue: {
+            /** @description What is stored and passed to ffmpeg. */
+            value: string;
+            /** @description What the operator reads. */
+            label: string;
+        };
+        /** @description A note to add to a job. */
+        CommentCreate: {
+            type: components["schemas"]["CommentLevel"];
+            comment: string;
+        };
+        /**
+         * @description How serious a comment is.
+         * @enum {string}
+         */
+        CommentLevel: "NOTICE" | "WARNING" | "CRITICAL";
+        /** @description Create a job from a template. */
+        CreateFromTemplateRequest: {
+            /** @description Name of the new job. */
+            name: string;
+        };
+        /** @description The readings of one node (spec 03 §3 Dashboard status). */
+        DashboardStatus: {
+            /** @description The node read (nodes.id); null before the node registered. */
+            nodeId: number | null;
+            nodeName: string | null;
+            /** @description false: the node is not the one this server runs on, so only its stored figures (tasks, version) are known. */
+            live: boolean;
+            /** @description When the sample was taken (ISO 8601). */
+            at: string;
+            /** @description CPU load, percent of all cores. */
+            cpu: number | null;
+            cpuCoreCount: number | null;
+            cpuAverageLoad: {
+                minute1: number;
+                minute5: number;
+                minute15: number;
+            } | null;
+            /** @description Seconds since the machine booted. */
+            uptime: number | null;
+            /** @description The node's local time, yyyy-MM-dd HH:mm:ss ±hh:mm. */
+            localTime: string | null;
+            timezone: string | null;
+            /** @description Bytes. */
+            memoryTotal: number | null;
+            /** @description Bytes. */
+            memoryAvailable: number | null;
+            memoryPercentage: number | null;
+            /** @description Bytes of the data disk. */
+            hddTotal: number | null;
+            /** @description Bytes. */
+            hddFree: number | null;
+            hddPercentage: number | null;
+            /** @description Bits per second received, loopback left out. */
+            bandwidthIn: number | null;
+            /** @description Bits per second sent, loopback left out. */
+            bandwidthOut: number | null;
+            /** @description Jobs switched on (on). */
+            activeTasks: number;
+            /** @description Jobs, templates left out (all). */
+            allTasks: number;
+            /** @description Jobs switched on and running. */
+            servicesUp: number;
+            /** @description Jobs switched on and not running (starting, restarting, failed ...). */
+            servicesDown: number;
+            gpus: components["schemas"]["GpuDevice"][];
+            /** @description The Intel Quick Sync device; null when there is none. */
+            mfxDevice: components["schemas"]["QuickSyncDevice"] | null;
+            /** @description The operating-system user the server runs as. */
+            rixjobUser: string;
+            /** @description The backend version. */
+            rixjobVersion: string;
+            /** @description This product needs no license key: always Active. */
+            licenseStatus: string;
+        };
+        /**
+         * @description A day of the week.
+         * @enum {string}
+         */
+        DayOfWeek: "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
+        /** @description Where a segmented output is pushed besides the product itself. */
+        Delivery: {
+            /** @enum {string} */
+            deliveryType: "LOCAL_STORAGE" | "AKAMAI_NET_STORAGE" | "AMAZON_S3" | "AWS_MEDIASTORE" | "STREAMPOOL" | "AKAMAI_MSLV3" | "AKAMAI_MSLV4" | "EDGIO_LIVE_PUSH" | "EDGIO_ORIGIN_STORAGE";
+            /** @default false */
+            disabled?: boolean;
+            uri?: string;
+            token?: string;
+            server?: number;
+            streamPool?: string;
+            akamaiIngestPoint?: string;
+            mslv4Ias?: string;
+            edgioSlot?: string;
+            edgioUser?: string;
+            edgioPass?: string;
+            /** @default false */
+            useEdgioBackupPublishUrl?: boolean;
+        };
+        /** @description One row of the Diagnostic Check. */
+        DiagnosticRow: {
+            /**
+             * @description The field of the spec's Versions info this row answers.
+             * @enum {string}
+             */
+            key: "javaVersion" | "javaName" | "tomcatVersion" | "mysqlVersion" | "online" | "rixjobVersion" | "gstreamerVersion" | "vaapiVersion" | "dvbAdapters" | "dvbVersion" | "captureCards" | "ffmpegVersion" | "pingVersion" | "mtrVersion" | "iptablesVersion" | "geoipVersion";
+            /** @description The row title, as the spec spells it (this stack's equivalents for JVM and Tomcat). */
+            label: string;
+            /** @description What was read; null when the component is missing (a red indicator). */
+            value: string | null;
+            /** @description Green when a value is present. */
+            ok: boolean;
+        };
+        /** @description The versions of the server components (spec 03 Diagnostic Check); the Internet Connection row is checked apart. */
+        DiagnosticsReport: {
+            rows: components["schemas"]["DiagnosticRow"][];
+            checkedAt: string;
+        };
+        /** @description E-mail server settings. The password is stored encrypted and never returned. */
+        EmailServerSettings: {
+            /** @description The From address of the alarm mails. */
+            emailAddress: "" | string;
+            /** @description SMTP server host. */
+            emailSmtpHost: string;
+            /** @description SMTP port, 0 to 65535. */
+            emailSmtpPort: number;
+            /** @description TLS from the start (port 465); otherwise STARTTLS when offered. */
+            emailSecure: boolean;
+            /** @description SMTP user; empty for none. */
+            emailLogin: string;
+            /** @description A password is stored; it is never returned. */
+            emailPasswordSet: boolean;
+        };
+        EmailServerSettingsUpdate: {
+            /** @description The From address of the alarm mails. */
+            emailAddress: "" | string;
+            /** @description SMTP server host. */
+            emailSmtpHost: string;
+            /** @description SMTP port, 0 to 65535. */
+            emailSmtpPort: number;
+            /** @description TLS from the start (port 465); otherwise STARTTLS when offered. */
+            emailSecure: boolean;
+            /** @description SMTP user; empty for none. */
+            emailLogin: string;
+            /** @description New password; left out keeps the stored one, empty clears it. */
+            emailPassword?: string;
+        };
+        /** @description Integration endpoints (spec 01 §2.10): the Runprox URL and the DVB URL. */
+        Endpoints: {
+            /** Format: uri */
+            runproxUrl: string;
+            /** Format: uri */
+            astraUrl: string;
+        };
         /** @description The body of every error response. */
         Error: {
             /** @description Stable machine-readable error code, e.g. VALIDATION_FAILED, NOT_FOUND, FORBIDDEN. */
@@ -392,6 +2773,704 @@ export interface components {
             /** @description Same as the X-Request-Id header; quote it when reporting a problem. */
             requestId?: string;
         };
+        /** @description A second input used while the primary gives nothing. */
+        Failover: {
+            input: components["schemas"]["Input"];
+            /**
+             * @description Seconds without progress from the primary before switching (default 30).
+             * @default 30
+             */
+            timeout?: number;
+        };
+        /** @description The features of the admin-only features table. */
+        FeatureCatalogue: {
+            items: components["schemas"]["FeatureDefinition"][];
+        };
+        /** @description A feature an admin can set on jobs. */
+        FeatureDefinition: {
+            name: string;
+            description: string;
+            /** @enum {string} */
+            valueType: "none" | "string" | "number";
+            /** @description Set for every job in the system settings ("Global"); a job may override its value. */
+            global: boolean;
+            globalValue: string | null;
+        };
+        /** @description One row of the Rixjob Features table. */
+        FeatureSetting: {
+            /** @description Feature name. */
+            name: string;
+            /**
+             * @description system: gates an area of the console (e.g. ads); job: a global value of the job features catalogue.
+             * @enum {string}
+             */
+            scope: "system" | "job";
+            description: string;
+            /**
+             * @description Kind of value the feature takes.
+             * @enum {string}
+             */
+            valueType: "none" | "string" | "number";
+            /** @description On or off. */
+            status: boolean;
+            /** @description The value, when the feature takes one. */
+            value: string | null;
+        };
+        /** @description The Rixjob Features tab (ADMIN only). */
+        FeatureSettings: {
+            features: components["schemas"]["FeatureSetting"][];
+        };
+        /** @description New values; features not listed keep theirs. */
+        FeatureSettingsUpdate: {
+            features: {
+                name: string;
+                status: boolean;
+                value?: string | null;
+            }[];
+        };
+        /** @description An NVIDIA card, as nvidia-smi reads it. */
+        GpuDevice: {
+            index: number;
+            name: string;
+            /** @description Degrees Celsius. */
+            temperature: number | null;
+            /** @description Streaming multiprocessors busy (SM), percent; null when the tool does not say. */
+            streamingMultiprocessorUsagePercent: number | null;
+            /** @description Encoder busy (ENC), percent; null when the tool does not say. */
+            encoderUsed: number | null;
+            /** @description Decoder busy (DEC), percent; null when the tool does not say. */
+            decoderUsed: number | null;
+            /** @description Memory controller busy (MEM), percent; null when the tool does not say. */
+            memoryUsed: number | null;
+            memoryUsedMiB: number | null;
+            memoryTotalMiB: number | null;
+            /** @description The processes using the card. */
+            processes: {
+                pid: number;
+                name: string;
+                usedMemoryMiB: number | null;
+            }[];
+        };
+        /** @description HLS container and tags. */
+        HlsOptions: {
+            /**
+             * @default TS
+             * @enum {string}
+             */
+            containerType?: "TS" | "FMP4";
+            /** @default false */
+            programDateTime?: boolean;
+            /** @default true */
+            muxAudioAndVideo?: boolean;
+        };
+        /** @description A job input; the fields used depend on its type. */
+        Input: {
+            type: components["schemas"]["InputType"];
+            /** @description Source URL (udp, rtp, srt, rtmp, rtsp, http(s) incl. HLS, rist) or an absolute file path; required for type uri. */
+            uri?: string;
+            /**
+             * @description Append the token to the URL as `token=...`.
+             * @default false
+             */
+            tokenRequired?: boolean;
+            token?: string;
+            /**
+             * @description Batch job: the URL is a glob over files, each transcoded once (VOD only).
+             * @default false
+             */
+            batchLogEnabled?: boolean;
+            /** @description Program number to select in a multi-program transport stream. */
+            program?: number;
+            /** @description Storage id for type storage. */
+            storageConfig?: number;
+            /** @description Path inside the storage for type storage. */
+            path?: string;
+            /** @description Playlist id for type playlist. */
+            playlist?: number;
+            /** @description DVB stream id for type dvb. */
+            stream?: number;
+            /** @description Capture device for type dev. */
+            device?: string;
+            displayMode?: string;
+            /** @description Multiviewer id for type multiviewer. */
+            multiviewer?: number;
+            videoDecoder?: string;
+            /** @default false */
+            hasTargetCachingUrl?: boolean;
+            targetCachingUrl?: string;
+        };
+        /**
+         * @description Where the job reads from.
+         * @enum {string}
+         */
+        InputType: "uri" | "storage" | "playlist" | "dvb" | "dev" | "multiviewer";
+        /** @description The Internet Connection row: a DNS lookup and a TCP connect to a well-known host, each bounded to 2 s. */
+        InternetCheck: {
+            /** @enum {string} */
+            online: "on" | "off";
+            /** @description What was tried and what came of it. */
+            detail: string;
+            elapsedMs: number;
+        };
+        /** @description A relay, an encoding or a template, with what its node observes. */
+        Job: {
+            name: string;
+            /** @default LIVE */
+            videoType: components["schemas"]["VideoType"];
+            /**
+             * @description Node to run on; null = auto (placed by load).
+             * @default null
+             */
+            node: number | null;
+            input: components["schemas"]["Input"];
+            /** @default null */
+            failover: components["schemas"]["Failover"] | null;
+            /** @default [] */
+            outputs: components["schemas"]["Output"][];
+            /** @default [] */
+            subtitles: components["schemas"]["Subtitle"][];
+            /** @default 10 */
+            restartAttempts: number;
+            /**
+             * @description Smart restart: restart when audio and video drift apart.
+             * @default false
+             */
+            lipSyncRestart: boolean;
+            /** @default false */
+            noVideo: boolean;
+            /** @default false */
+            noSound: boolean;
+            /** @default NOTICE */
+            logLevel: components["schemas"]["JobLogLevel"];
+            /**
+             * @default FILE
+             * @enum {string}
+             */
+            logTarget: "FILE" | "NONE";
+            /** @default 10 */
+            logMaxSizeInMegaBytes: number;
+            /** @default false */
+            statistics: boolean;
+            /** @default 7 */
+            statisticsDays: number;
+            /** @default false */
+            alarmed: boolean;
+            /** @default [] */
+            features: components["schemas"]["JobFeature"][];
+            /**
+             * @description Encoding: pass the video through untouched.
+             * @default false
+             */
+            relayVideo: boolean;
+            /**
+             * @description Encoding: the video preset id.
+             * @default null
+             */
+            preset: number | null;
+            /**
+             * @default SOURCE
+             * @enum {string}
+             */
+            videoResolution: "SOURCE" | "R_3840x2160" | "R_1920x1080" | "R_1280x720" | "R_1024x576" | "R_854x480" | "R_720x576" | "R_640x360" | "R_426x240" | "CUSTOM";
+            width?: number;
+            height?: number;
+            /** @default null */
+            aspectRatio: string | null;
+            /** @default null */
+            framerate: number | null;
+            /** @default null */
+            keyInt: number | null;
+            /**
+             * @default DISABLED
+             * @enum {string}
+             */
+            deinterlaceMode: "DISABLED" | "ENABLED" | "AUTO";
+            /**
+             * @default YADIF_FFMPEG
+             * @enum {string}
+             */
+            deinterlaceMethod: "YADIF_FFMPEG" | "YADIF_ADAPTIVE_FFMPEG" | "BWDIF_FFMPEG" | "W3FDIF_FFMPEG";
+            /**
+             * @default AUTO
+             * @enum {string}
+             */
+            deinterlaceField: "AUTO" | "TOP" | "BOTTOM";
+            /** @default false */
+            adaptive: boolean;
+            /** @default 3 */
+            countOfProfiles: number;
+            /** @default [] */
+            profiles: components["schemas"]["Profile"][];
+            /** @default false */
+            replaceVideo: boolean;
+            replaceVideoFile?: string;
+            /** @default false */
+            replaceAudio: boolean;
+            replaceAudioFile?: string;
+            /** @default 0 */
+            delayTime: number;
+            /** @default null */
+            watermark: number | null;
+            /**
+             * @default {
+             *       "audioDisabled": false,
+             *       "normalizationEnabled": false,
+             *       "volume": 1,
+             *       "tracks": [
+             *         {
+             *           "source": "AUTO"
+             *         }
+             *       ]
+             *     }
+             */
+            audioSetting: components["schemas"]["AudioSetting"];
+            /** @default false */
+            muxAudioAndVideo: boolean;
+            id: number;
+            kind: components["schemas"]["JobKind"];
+            /** @description The on/off switch (desired state). */
+            active: boolean;
+            saved: boolean;
+            isTemplate: boolean;
+            templateType: ("CREATE" | "UPDATE") | null;
+            changedConfigSinceLastStart: boolean;
+            /**
+             * @description LOCALHOST: the chosen node; auto: placed by load.
+             * @enum {string}
+             */
+            executionLocationType: "LOCALHOST" | "auto";
+            nodeName: string | null;
+            comments: components["schemas"]["JobComment"][];
+            createdBy: string | null;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+            status: components["schemas"]["JobStatus"];
+        };
+        /** @description Job alarm default settings. A FAILURE (restart attempts ran out) always alarms for an alarmed job. */
+        JobAlarmDefaults: {
+            /** @description Alarm when the job stops by itself (the engine). */
+            rixjobStop: boolean;
+            /** @description Alarm when the engine starts the job (recovery). */
+            rixjobStart: boolean;
+            /** @description Alarm when the engine restarts the job. */
+            rixjobRestart: boolean;
+            /** @description Alarm when a user (or timer) stops the job. */
+            userStop: boolean;
+            /** @description Alarm when a user (or timer) starts the job. */
+            userStart: boolean;
+            /** @description Alarm when a user (or timer) restarts the job. */
+            userRestart: boolean;
+            /** @description Send the alarms by e-mail. */
+            email: boolean;
+            /** @description Send the alarms by SMS. */
+            smsEnabled: boolean;
+            /** @description Users who receive the alarms. */
+            assignedRecipientUsers: components["schemas"]["AlarmRecipientUser"][];
+            /** @description Extra e-mail addresses. */
+            recipientEmails: components["schemas"]["AlarmRecipientEmail"][];
+        };
+        /** @description The alarm settings of one job. */
+        JobAlarmSettings: {
+            /** @description Alarm when the job stops by itself (the engine). */
+            rixjobStop: boolean;
+            /** @description Alarm when the engine starts the job (recovery). */
+            rixjobStart: boolean;
+            /** @description Alarm when the engine restarts the job. */
+            rixjobRestart: boolean;
+            /** @description Alarm when a user (or timer) stops the job. */
+            userStop: boolean;
+            /** @description Alarm when a user (or timer) starts the job. */
+            userStart: boolean;
+            /** @description Alarm when a user (or timer) restarts the job. */
+            userRestart: boolean;
+            /** @description Send the alarms by e-mail. */
+            email: boolean;
+            /** @description Send the alarms by SMS. */
+            smsEnabled: boolean;
+            /** @description Users who receive the alarms. */
+            assignedRecipientUsers: components["schemas"]["AlarmRecipientUser"][];
+            /** @description Extra e-mail addresses. */
+            recipientEmails: components["schemas"]["AlarmRecipientEmail"][];
+            jobId: number;
+            /** @description Use the event switches and channels of this job instead of the defaults. */
+            useNotDefaultAlarmSettingOptions: boolean;
+            /** @description Use the recipients of this job instead of the defaults. */
+            useNotDefaultRecipients: boolean;
+        };
+        JobAlarmSettingsUpdate: {
+            /** @description Alarm when the job stops by itself (the engine). */
+            rixjobStop: boolean;
+            /** @description Alarm when the engine starts the job (recovery). */
+            rixjobStart: boolean;
+            /** @description Alarm when the engine restarts the job. */
+            rixjobRestart: boolean;
+            /** @description Alarm when a user (or timer) stops the job. */
+            userStop: boolean;
+            /** @description Alarm when a user (or timer) starts the job. */
+            userStart: boolean;
+            /** @description Alarm when a user (or timer) restarts the job. */
+            userRestart: boolean;
+            /** @description Send the alarms by e-mail. */
+            email: boolean;
+            /** @description Send the alarms by SMS. */
+            smsEnabled: boolean;
+            /** @description Users who receive the alarms. */
+            assignedRecipientUsers: components["schemas"]["AlarmRecipientUser"][];
+            /** @description Extra e-mail addresses. */
+            recipientEmails: components["schemas"]["AlarmRecipientEmail"][];
+            /** @description Use the event switches and channels of this job instead of the defaults. */
+            useNotDefaultAlarmSettingOptions: boolean;
+            /** @description Use the recipients of this job instead of the defaults. */
+            useNotDefaultRecipients: boolean;
+        };
+        /** @description A note on a job. */
+        JobComment: {
+            id: number;
+            /** @enum {string} */
+            type: "NOTICE" | "WARNING" | "CRITICAL";
+            comment: string;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            createdBy: string | null;
+        };
+        /** @description The footer counts of a job list (over every job of the kind, not the page). */
+        JobCounts: {
+            total: number;
+            /** @description Switched on. */
+            active: number;
+            /** @description Gave up after their restart attempts. */
+            failed: number;
+            /** @description Switched on, not running yet. */
+            waiting: number;
+        };
+        /** @description A time the job should have run and did not. */
+        JobDowntime: {
+            /** @description Seconds since the epoch. */
+            from: number;
+            /** @description Seconds since the epoch; absent while it lasts. */
+            until?: number;
+            /** @description Until now for an open interval. */
+            durationSeconds: number;
+            /** @description The reason of the event that took it down. */
+            reason: string | null;
+        };
+        /** @description Downtimes of a job, newest first. */
+        JobDowntimeList: {
+            items: components["schemas"]["JobDowntime"][];
+        };
+        /** @description An admin-only feature switch of a job. */
+        JobFeature: {
+            name: string;
+            /** @default true */
+            status?: boolean;
+            value?: string;
+            /** @default false */
+            global?: boolean;
+        };
+        /** @description A start, stop, restart, up, exit, failover or failure of a job (spec 03 §3 Statistics events). */
+        JobHistoryEvent: {
+            id: number;
+            /** @description Seconds since the epoch. */
+            time: number;
+            /** @enum {string} */
+            type: "START" | "STOP" | "RESTART" | "UP" | "EXIT" | "FAILOVER" | "FAILURE";
+            /** @description Why: hard, soft, reload, input_unreachable, hang, finished, recovered ... */
+            reason: string | null;
+            detail: string | null;
+            /** @description Who: the user or timer; null for the engine. */
+            actor: string | null;
+        };
+        /** @description Events of a job, newest first. */
+        JobHistoryEventList: {
+            items: components["schemas"]["JobHistoryEvent"][];
+        };
+        /**
+         * @description relay: streams pass through; encoding: transcoded.
+         * @enum {string}
+         */
+        JobKind: "relay" | "encoding";
+        /**
+         * @description Minimum level written to the job log (placeholder NOTICE).
+         * @enum {string}
+         */
+        JobLogLevel: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+        /** @description What the Monitor tab shows: the playable outputs and the SRT statistics. */
+        JobMonitor: {
+            deliveries: components["schemas"]["MonitorDelivery"][];
+            /** @description SRT statistics of the SRT inputs, while the job runs. */
+            inputs: {
+                /** @description 0: the primary input, 1: the failover input. */
+                index: number;
+                srtStat: components["schemas"]["SrtStats"];
+            }[];
+            /** @description SRT statistics of the SRT outputs, while the job runs. */
+            outputs: {
+                position: number;
+                srtStat: components["schemas"]["SrtStats"];
+            }[];
+            /** @description The observed state of the job; null when it never ran. */
+            state: string | null;
+        };
+        /** @description A page of jobs with the footer counts. */
+        JobPage: {
+            items: components["schemas"]["JobSummary"][];
+            /** @description Items matching the search and filters. */
+            total: number;
+            page: number;
+            size: number;
+            counts: components["schemas"]["JobCounts"];
+        };
+        /** @description What the node observes of a job. */
+        JobStatus: {
+            /** @description The desired state: the switch. */
+            on: boolean;
+            /**
+             * @description The observed state of the process.
+             * @enum {string}
+             */
+            state: "starting" | "running" | "restarting" | "stopping" | "stopped" | "failed";
+            /** @description Streaming, Waiting, Failed, Stopped ... ("Streaming" is shown as "Transcoding" for encodings). */
+            workStatus: string;
+            /** @description The named reason of the last exit (input_unreachable, hang, ...). */
+            reason: string | null;
+            reasonDetail: string | null;
+            restarts: number;
+            /** @description CPU % of the process tree (of one core). */
+            cpu: number;
+            /** @description Resident memory of the process tree, bytes. */
+            rss: number;
+            uptimeSeconds: number | null;
+            secondsSinceLastStart: number | null;
+            startedAt: string | null;
+            lastResetAt: string | null;
+            executionNode: string | null;
+            activeInput: ("primary" | "failover") | null;
+            inputs: {
+                /** @description Bits per second as the node measures them; null: not measured. */
+                bps: number | null;
+                srtStat: components["schemas"]["SrtStats"] | null;
+            }[];
+            outputs: {
+                position: number;
+                /** @description Bits per second as the node measures them; null: not measured. */
+                bps: number | null;
+                srtStat: components["schemas"]["SrtStats"] | null;
+            }[];
+        };
+        /** @description A row of the relay, encoding or template list. */
+        JobSummary: {
+            id: number;
+            kind: components["schemas"]["JobKind"];
+            name: string;
+            videoType: components["schemas"]["VideoType"];
+            /** @description The on/off switch (desired state). */
+            active: boolean;
+            /** @description Locked against edits. */
+            saved: boolean;
+            isTemplate: boolean;
+            templateType: ("CREATE" | "UPDATE") | null;
+            /** @description Running with an older configuration than the stored one: a reload applies it. */
+            changedConfigSinceLastStart: boolean;
+            /** @description Chosen node; null = auto. */
+            node: number | null;
+            /** @description Name of the chosen node, or of the node it runs on when auto. */
+            nodeName: string | null;
+            /** @description Encodings: the video preset. */
+            preset: {
+                id: number;
+                name: string;
+            } | null;
+            /** @enum {string} */
+            inputType: "uri" | "storage" | "playlist" | "dvb" | "dev" | "multiviewer";
+            /** @description The input URL (type uri), token removed. */
+            inputUri: string | null;
+            /** @description Types of the enabled outputs, in order. */
+            outputTypes: ("udp" | "srt" | "tcp" | "rtmp" | "mpegts" | "playback" | "httplive" | "hls" | "dash" | "cmaf")[];
+            outputMarkers: components["schemas"]["OutputMarkers"];
+            /** @description The most serious comment, colouring the comment icon; null without comments. */
+            worstComment: components["schemas"]["CommentLevel"] | null;
+            commentCount: number;
+            alarmed: boolean;
+            statistics: boolean;
+            createdBy: string | null;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+            status: components["schemas"]["JobStatus"];
+        };
+        /** @description A time the job delivered media. */
+        JobUptime: {
+            /** @description Seconds since the epoch. */
+            from: number;
+            /** @description Seconds since the epoch; absent while it lasts. */
+            until?: number;
+            /** @description Until now for an open interval. */
+            durationSeconds: number;
+        };
+        /** @description Uptimes of a job, newest first. */
+        JobUptimeList: {
+            items: components["schemas"]["JobUptime"][];
+        };
+        /** @description A relay, encoding or template as written by an operator. Encoding-only fields are ignored for relays. */
+        JobWrite: {
+            name: string;
+            /** @default LIVE */
+            videoType?: components["schemas"]["VideoType"];
+            /**
+             * @description Node to run on; null = auto (placed by load).
+             * @default null
+             */
+            node?: number | null;
+            input: components["schemas"]["Input"];
+            /** @default null */
+            failover?: components["schemas"]["Failover"] | null;
+            /** @default [] */
+            outputs?: components["schemas"]["Output"][];
+            /** @default [] */
+            subtitles?: components["schemas"]["Subtitle"][];
+            /** @default 10 */
+            restartAttempts?: number;
+            /**
+             * @description Smart restart: restart when audio and video drift apart.
+             * @default false
+             */
+            lipSyncRestart?: boolean;
+            /** @default false */
+            noVideo?: boolean;
+            /** @default false */
+            noSound?: boolean;
+            /** @default NOTICE */
+            logLevel?: components["schemas"]["JobLogLevel"];
+            /**
+             * @default FILE
+             * @enum {string}
+             */
+            logTarget?: "FILE" | "NONE";
+            /** @default 10 */
+            logMaxSizeInMegaBytes?: number;
+            /** @default false */
+            statistics?: boolean;
+            /** @default 7 */
+            statisticsDays?: number;
+            /** @default false */
+            alarmed?: boolean;
+            /** @default [] */
+            features?: components["schemas"]["JobFeature"][];
+            /**
+             * @description Encoding: pass the video through untouched.
+             * @default false
+             */
+            relayVideo?: boolean;
+            /**
+             * @description Encoding: the video preset id.
+             * @default null
+             */
+            preset?: number | null;
+            /**
+             * @default SOURCE
+             * @enum {string}
+             */
+            videoResolution?: "SOURCE" | "R_3840x2160" | "R_1920x1080" | "R_1280x720" | "R_1024x576" | "R_854x480" | "R_720x576" | "R_640x360" | "R_426x240" | "CUSTOM";
+            width?: number;
+            height?: number;
+            /** @default null */
+            aspectRatio?: string | null;
+            /** @default null */
+            framerate?: number | null;
+            /** @default null */
+            keyInt?: number | null;
+            /**
+             * @default DISABLED
+             * @enum {string}
+             */
+            deinterlaceMode?: "DISABLED" | "ENABLED" | "AUTO";
+            /**
+             * @default YADIF_FFMPEG
+             * @enum {string}
+             */
+            deinterlaceMethod?: "YADIF_FFMPEG" | "YADIF_ADAPTIVE_FFMPEG" | "BWDIF_FFMPEG" | "W3FDIF_FFMPEG";
+            /**
+             * @default AUTO
+             * @enum {string}
+             */
+            deinterlaceField?: "AUTO" | "TOP" | "BOTTOM";
+            /** @default false */
+            adaptive?: boolean;
+            /** @default 3 */
+            countOfProfiles?: number;
+            /** @default [] */
+            profiles?: components["schemas"]["Profile"][];
+            /** @default false */
+            replaceVideo?: boolean;
+            replaceVideoFile?: string;
+            /** @default false */
+            replaceAudio?: boolean;
+            replaceAudioFile?: string;
+            /** @default 0 */
+            delayTime?: number;
+            /** @default null */
+            watermark?: number | null;
+            /**
+             * @default {
+             *       "audioDisabled": false,
+             *       "normalizationEnabled": false,
+             *       "volume": 1,
+             *       "tracks": [
+             *         {
+             *           "source": "AUTO"
+             *         }
+             *       ]
+             *     }
+             */
+            audioSetting?: components["schemas"]["AudioSetting"];
+            /** @default false */
+            muxAudioAndVideo?: boolean;
+            /**
+             * @description Lock the job against edits (the saved flag).
+             * @default false
+             */
+            saved?: boolean;
+        };
+        /** @description Measure the keyframe interval (GOP) of a source. */
+        KeyframeRequest: {
+            /** @description The source: a URL with one of the schemes udp, rtp, srt, rtmp, rtsp, http, https, rist. file:, concat:, subfile:, data:, pipe: and every other protocol are refused. */
+            uri: string;
+            /** @default false */
+            tokenRequired?: boolean;
+            /** @description Appended to http(s), rtmp and rtsp URLs as `token=...` (URL-encoded) when tokenRequired is on. */
+            token?: string;
+            /**
+             * @description Keyframe intervals to measure (placeholder 10).
+             * @default 10
+             */
+            intervalCount?: number;
+            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            node?: number;
+        };
+        /** @description The keyframe interval over the intervals measured. */
+        KeyframeResult: {
+            /** @description The mean keyframe interval in seconds. */
+            interval: number;
+            minSeconds: number;
+            maxSeconds: number;
+            /** @description The mean GOP length in frames. */
+            gopFrames: number;
+            /** @description Intervals measured. */
+            count: number;
+        };
+        /** @description One keyframe interval. */
+        KeyframeSample: {
+            /** @description 1 for the first interval measured. */
+            index: number;
+            /** @description Time of the keyframe that closes the interval. */
+            timeSeconds: number;
+            intervalSeconds: number;
+            /** @description Video frames in the interval. */
+            gopFrames: number;
+        };
         /** @description One live change, the JSON `data` of a Server-Sent Event on /api/events. */
         LiveEvent: {
             /** @description The area that changed: users, relays, encodings ...; also the SSE event name. */
@@ -402,6 +3481,41 @@ export interface components {
             id?: number | string;
             /** @description What a screen needs to update without a reload (e.g. a job status). */
             data?: unknown;
+        };
+        /** @description The last matching lines of a job log. A job that never ran has none. */
+        LogEntries: {
+            entries: components["schemas"]["LogEntry"][];
+            /** @description The search stopped at its read budget before the start of the log: older matches may exist. */
+            truncatedScan: boolean;
+        };
+        /** @description One line of a job log (spec 01 §3 Log entry). */
+        LogEntry: {
+            /** @description ISO 8601 date and time, UTC. */
+            timestamp: string;
+            /** @enum {string} */
+            level: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+            text: string;
+        };
+        /** @description RixUI Log Settings (the API processes) or Rixjob Log Settings (the defaults of job logs). */
+        LogSettings: {
+            logLevel: components["schemas"]["SettingsLogLevel"];
+            logTarget: components["schemas"]["LogTarget"];
+            logMaxSizeInMegaBytes: number;
+            /** @description Loggers with their own level. */
+            loggers: components["schemas"]["Logger"][];
+        };
+        /**
+         * @description CONSOLE: standard error; FILE: a file in the logs directory, rotated at the max size.
+         * @enum {string}
+         */
+        LogTarget: "CONSOLE" | "FILE";
+        /** @description A logger whose level differs from the global one. */
+        Logger: {
+            /** @description Assigned on save when absent. */
+            id?: number;
+            /** @description Name of the logger (a prefix: `api` covers `api.http`). */
+            loggerName: string;
+            logLevel: components["schemas"]["SettingsLogLevel"];
         };
         /** @description One sign-in attempt. */
         LoginHistoryEntry: {
@@ -429,6 +3543,123 @@ export interface components {
             username: string;
             password: string;
         };
+        /** @description Find the programs and streams of a source. */
+        MediaCheckRequest: {
+            /** @description The source: a URL with one of the schemes udp, rtp, srt, rtmp, rtsp, http, https, rist. file:, concat:, subfile:, data:, pipe: and every other protocol are refused. */
+            uri: string;
+            /** @default false */
+            tokenRequired?: boolean;
+            /** @description Appended to http(s), rtmp and rtsp URLs as `token=...` (URL-encoded) when tokenRequired is on. */
+            token?: string;
+            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            node?: number;
+        };
+        /** @description The programs and streams of a source, as ffprobe finds them. */
+        MediaInfo: {
+            format: {
+                name: string | null;
+                longName: string | null;
+                durationSeconds: number | null;
+                sizeBytes: number | null;
+                bitrate: number | null;
+            };
+            programs: components["schemas"]["MediaProgramInfo"][];
+            streams: components["schemas"]["MediaStreamInfo"][];
+        };
+        /** @description A program of a multi-program source. */
+        MediaProgramInfo: {
+            /** @description The program number (MPEG-TS service id) a job selects. */
+            number: number;
+            name: string | null;
+            provider: string | null;
+            streams: components["schemas"]["MediaStreamInfo"][];
+        };
+        /** @description A stream of a source. */
+        MediaStreamInfo: {
+            index: number;
+            /** @description The stream id in its container, e.g. the PID 0x100 in MPEG-TS. */
+            id: string | null;
+            /** @description video, audio, subtitle, data ... */
+            type: string;
+            codec: string | null;
+            codecLongName: string | null;
+            profile: string | null;
+            width: number | null;
+            height: number | null;
+            frameRate: number | null;
+            pixelFormat: string | null;
+            /** @description progressive, tt, bb, tb, bt. */
+            fieldOrder: string | null;
+            interlaced: boolean | null;
+            sampleRate: number | null;
+            channels: number | null;
+            channelLayout: string | null;
+            language: string | null;
+            /** @description Bits per second. */
+            bitrate: number | null;
+        };
+        /** @description An output a browser can play (spec 01 §3 monitorDeliveries). */
+        MonitorDelivery: {
+            /** @description Stable id of the delivery. */
+            uuid: string;
+            /** @description The output as configured (its stream location). */
+            uri: string | null;
+            /** @description What the console's player loads, on the product's own origin. */
+            url: string;
+            /** @description LOCAL_STORAGE: served by the product itself. */
+            deliveryType: string;
+            token: string | null;
+            /**
+             * @description The player it needs: hls (hls.js or native), dash, or mpegts (MPEG-TS over HTTP).
+             * @enum {string}
+             */
+            type: "hls" | "dash" | "mpegts";
+            srtStat: components["schemas"]["SrtStats"] | null;
+            /** @description The output it comes from. */
+            outputPosition: number;
+            /** @enum {string} */
+            outputType: "udp" | "srt" | "tcp" | "rtmp" | "mpegts" | "playback" | "httplive" | "hls" | "dash" | "cmaf";
+        };
+        /** @description A program of a multi-program MPEG-TS output. */
+        MpegTsProgram: {
+            number: number;
+            name?: string;
+            profile?: number;
+            outputProfilePosition?: number;
+        };
+        /** @description One hop of the route with its statistics so far. */
+        MtrHop: {
+            /** @description 1 for the first router. */
+            hop: number;
+            /** @description The address (or its DNS name) that answered; null: none answered yet ("???"). */
+            host: string | null;
+            address: string | null;
+            lossPercent: number;
+            sent: number;
+            received: number;
+            lastMs: number | null;
+            avgMs: number | null;
+            bestMs: number | null;
+            worstMs: number | null;
+            stdevMs: number | null;
+        };
+        /** @description Trace the route to a host with mtr from the node. */
+        MtrRequest: {
+            /** @description Host name or IP address to trace. */
+            host: string;
+            /**
+             * @description Show IP addresses only: no reverse DNS lookups of the hops.
+             * @default false
+             */
+            noDns?: boolean;
+            /**
+             * @description Probe cycles, 1 to 1000 (default 30).
+             * @default 30
+             */
+            count?: number;
+            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            node?: number;
+        };
         /** @description A node of the cluster, as the header node selector lists it. */
         NodeSummary: {
             id: number;
@@ -449,6 +3680,156 @@ export interface components {
             /** @constant */
             ok: true;
         };
+        /** @description A job output. */
+        Output: {
+            /** @description Order of the output; assigned on save. */
+            position?: number;
+            type: components["schemas"]["OutputType"];
+            /** @default false */
+            disabled?: boolean;
+            /** @description Destination: udp://host:port, srt://host:port, tcp://host:port, rtmp://host/app/key; for hls/dash/cmaf the stream location (a name under the product's streams, e.g. live/channel1). */
+            uri?: string;
+            /** @description Listening port for srt/tcp listener outputs. */
+            port?: number;
+            /**
+             * @description UDP: wrap MPEG-TS in RTP.
+             * @default false
+             */
+            rtpPayloadEnabled?: boolean;
+            /** @description RTMP credentials. */
+            auth?: {
+                /** @default false */
+                enabled?: boolean;
+                username?: string;
+                password?: string;
+            };
+            /**
+             * @description SRT: connect to the peer (caller) or wait for it (listener).
+             * @default caller
+             * @enum {string}
+             */
+            srtMode?: "caller" | "listener";
+            srtLatencyMs?: number;
+            srtStreamId?: string;
+            secured?: components["schemas"]["SrtSecurity"];
+            /** @default [] */
+            mpegTsPrograms?: components["schemas"]["MpegTsProgram"][];
+            hlsOptions?: components["schemas"]["HlsOptions"];
+            adaptiveOptions?: components["schemas"]["AdaptiveOptions"];
+            /**
+             * @description HLS AES-128 encryption with keys served by the product.
+             * @default false
+             */
+            encryption?: boolean;
+            /** @default false */
+            drmEnabled?: boolean;
+            /** @default false */
+            adMarkersEnabled?: boolean;
+            /** @description Base URL for pushing to another location; must differ from the stream location. */
+            pushBaseUrl?: string;
+            /** @default [] */
+            deliveryOptions?: components["schemas"]["Delivery"][];
+        };
+        /** @description The M / E / AD labels of a job's outputs. */
+        OutputMarkers: {
+            /** @description "M": a multi-profile HLS, DASH or CMAF output. */
+            multiProfile: boolean;
+            /** @description "E": an encrypted or DRM output. */
+            encrypted: boolean;
+            /** @description AD: an output with ad markers. */
+            ad: boolean;
+        };
+        /**
+         * @description udp, srt, tcp, rtmp push or listen; mpegts: MPEG-TS over HTTP served by the product; hls, dash, cmaf: segmented HTTP; playback and httplive: served by their areas.
+         * @enum {string}
+         */
+        OutputType: "udp" | "srt" | "tcp" | "rtmp" | "mpegts" | "playback" | "httplive" | "hls" | "dash" | "cmaf";
+        /** @description One echo reply. */
+        PingReply: {
+            bytes: number | null;
+            /** @description Who answered. */
+            from: string;
+            seq: number;
+            ttl: number | null;
+            /** @description Round-trip time in milliseconds. */
+            timeMs: number | null;
+        };
+        /** @description Ping a host from the node. */
+        PingRequest: {
+            /** @description Host name or IP address to ping. */
+            address: string;
+            /**
+             * @description Echo requests to send, 1 to 1000 (default 10).
+             * @default 10
+             */
+            count?: number;
+            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            node?: number;
+        };
+        /** @description The statistics ping prints at its end. */
+        PingSummary: {
+            transmitted: number;
+            received: number;
+            errors: number;
+            lossPercent: number;
+            timeMs: number | null;
+            rtt: {
+                minMs: number;
+                avgMs: number;
+                maxMs: number;
+                mdevMs: number;
+            } | null;
+        };
+        /** @description The codecs presets may use, as the installed ffmpeg has them. */
+        PresetCodecs: {
+            video: components["schemas"]["VideoCodecInfo"][];
+            audio: components["schemas"]["AudioCodecInfo"][];
+        };
+        /** @description One rung of an adaptive (ABR) ladder. */
+        Profile: {
+            width: number;
+            height: number;
+            resolution?: string;
+            videoBitrate: number;
+            audioBitrate: number;
+            /** @default false */
+            main?: boolean;
+            /** @default false */
+            skipEncryption?: boolean;
+        };
+        /** @description An Intel Quick Sync device, as intel_gpu_top reads it. */
+        QuickSyncDevice: {
+            /** @description Render/3D engine busy, percent; null when the tool does not say. */
+            renderUsed: number | null;
+            /** @description First video engine busy, percent; null when the tool does not say. */
+            video1Used: number | null;
+            /** @description Second video engine busy, percent; null when the tool does not say. */
+            video2Used: number | null;
+        };
+        /** @description The Redis Settings tab: with a Redis set, live events fan out across API processes through Redis pub/sub too. */
+        RedisSettings: {
+            /** @description Redis endpoint as host:port; empty when no Redis is configured. */
+            redisHost: string;
+            /** @description A password is stored (it is never returned). */
+            redisPasswordSet: boolean;
+            /** @description This API process fans live events out through this Redis right now. */
+            connected: boolean;
+        };
+        /** @description A new Redis endpoint. */
+        RedisSettingsUpdate: {
+            /** @description Redis endpoint, host:port (placeholder host:6379). It is checked with a PING (2 s) before it is saved. */
+            redisHost: string;
+            /** @description Password (AUTH). Absent: keep the stored one; null or empty: none. */
+            redisPassword?: string | null;
+        };
+        /** @description Which restart to perform. */
+        RestartRequest: {
+            /**
+             * @description hard: kill and start; soft: graceful stop and start; reload: apply a changed configuration.
+             * @enum {string}
+             */
+            mode: "hard" | "soft" | "reload";
+        };
         /** @description A role, with its value and display name. */
         Role: {
             value: components["schemas"]["RoleName"];
@@ -460,12 +3841,239 @@ export interface components {
          * @enum {string}
          */
         RoleName: "ADMIN" | "USER";
+        /** @description Save a job's configuration as a template. */
+        SaveAsTemplateRequest: {
+            /**
+             * @description CREATE a new template, or UPDATE an existing one.
+             * @enum {string}
+             */
+            templateType: "CREATE" | "UPDATE";
+            /** @description Name of the new template (CREATE). */
+            name?: string;
+            /** @description The template to overwrite (UPDATE). */
+            templateId?: number;
+        };
+        /** @description An alarm and its deliveries. */
+        SentAlarm: {
+            id: number;
+            /** @description ISO 8601 date and time, UTC. */
+            time: string;
+            /** @description JOB, or the system resource group (SYSTEM). */
+            type: string;
+            jobName: string | null;
+            jobId: number | null;
+            /** @description relay or encoding. */
+            jobType: string | null;
+            resource: string | null;
+            /** @description rixjobStop, userStart, FAILURE, cpu raised ... */
+            alarm: string;
+            cause: string | null;
+            deliveries: components["schemas"]["AlarmDelivery"][];
+            /** @description Deliveries sent. */
+            count: number;
+        };
+        /** @description A page of SentAlarm items. */
+        SentAlarmPage: {
+            items: components["schemas"]["SentAlarm"][];
+            /** @description Items matching the search and filters. */
+            total: number;
+            page: number;
+            size: number;
+        };
         /** @description The signed-in user and the session bounds. */
         Session: {
             user: components["schemas"]["User"];
             /** @description When the session ends at the latest (absolute timeout). */
             expiresAt: string;
             idleTimeoutSeconds: number;
+        };
+        /**
+         * @description A log level, least severe first.
+         * @enum {string}
+         */
+        SettingsLogLevel: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+        /** @description SMS provider settings with the rate limit amountOfSms per numberOfTimeUnits timeUnit. */
+        SmsProviderSettings: {
+            /** @description URL template of the provider; {to}, {text}, {login}, {password} are replaced (URL-encoded). */
+            smsUrl: string;
+            /**
+             * @description HTTP method.
+             * @enum {string}
+             */
+            smsMethod: "GET" | "POST";
+            /** @description Body template for POST (same placeholders, JSON-escaped when the body is JSON). */
+            smsBody: string;
+            smsLogin: string;
+            /** @description A password is stored; it is never returned. */
+            smsPasswordSet: boolean;
+            /** @description At most this many SMS ... */
+            amountOfSms: number;
+            /** @description ... per this many time units (0: no limit). */
+            numberOfTimeUnits: number;
+            timeUnit: components["schemas"]["SmsTimeUnit"];
+        };
+        SmsProviderSettingsUpdate: {
+            /** @description URL template of the provider; {to}, {text}, {login}, {password} are replaced (URL-encoded). */
+            smsUrl: string;
+            /**
+             * @description HTTP method.
+             * @enum {string}
+             */
+            smsMethod: "GET" | "POST";
+            /** @description Body template for POST (same placeholders, JSON-escaped when the body is JSON). */
+            smsBody: string;
+            smsLogin: string;
+            /** @description At most this many SMS ... */
+            amountOfSms: number;
+            /** @description ... per this many time units (0: no limit). */
+            numberOfTimeUnits: number;
+            timeUnit: components["schemas"]["SmsTimeUnit"];
+            /** @description New password; left out keeps the stored one. */
+            smsPassword?: string;
+        };
+        /** @enum {string} */
+        SmsTimeUnit: "MINS" | "HOURS";
+        /**
+         * @description Sort direction.
+         * @enum {string}
+         */
+        SortOrder: "asc" | "desc";
+        /** @description SRT encryption. */
+        SrtSecurity: {
+            /**
+             * @description pbkeylen 16, 24 or 32.
+             * @default AES_128
+             * @enum {string}
+             */
+            keyType?: "AES_128" | "AES_192" | "AES_256";
+            passphrase: string;
+        };
+        /** @description SRT link statistics. */
+        SrtStats: {
+            packets: number;
+            bytes: number;
+            packetsLost: number;
+            packetsRetransmitted: number;
+            bytesRetransmitted: number;
+            packetsDropped: number;
+            bytesDropped: number;
+            bandwidthMbps: number;
+            rateMbps: number;
+            negotiatedLatencyMs: number;
+            rttMs: number;
+            connections: number;
+        };
+        /** @description One hour of a job's last 24 hours. */
+        StatisticsHour: {
+            /** @description Start of the hour, seconds since the epoch. */
+            from: number;
+            /** @description Share of the hour the job delivered media, 0 to 100. */
+            upPercent: number;
+            /** @description Share of the hour the job should have run and did not, 0 to 100. */
+            downPercent: number;
+        };
+        /** @description A job with statistics on, with its last 24 hours (spec 03 §3 Statistics job). */
+        StatisticsJob: {
+            id: number;
+            /** @enum {string} */
+            type: "relay" | "encoding";
+            name: string;
+            /** @description The job is switched on. */
+            enabled: boolean;
+            statisticsDays: number;
+            /** @description The last 24 hours, oldest first, one bucket per hour (the current hour last, up to now). */
+            data: components["schemas"]["StatisticsHour"][];
+            /** @description Up share of the whole 24 hours. */
+            upPercent: number;
+            /** @description The uptimes and downtimes inside the 24 hours, clipped to them, oldest first. */
+            timeline: {
+                from: number;
+                until: number;
+                /** @enum {string} */
+                state: "up" | "down";
+            }[];
+        };
+        /** @description The cards of /my/statistics: every job with statistics on, by name. */
+        StatisticsSummary: {
+            items: components["schemas"]["StatisticsJob"][];
+            from: number;
+            until: number;
+        };
+        /** @description A streampool server. */
+        StreampoolServer: {
+            id: number;
+            alias: string;
+            publishAddress: string;
+            playbackAddress: string;
+            /** @description Masked: only the last 9 characters are visible. */
+            apiKey: string;
+            /** @description Jobs whose deliveries use this server. */
+            usageCount: number;
+        };
+        /** @description A streampool server to create or update. */
+        StreampoolServerInput: {
+            /** @default  */
+            alias?: string;
+            /** @default  */
+            publishAddress?: string;
+            /** @default  */
+            playbackAddress?: string;
+            /** @description Required on create. On update: absent, empty, or the masked value keeps the stored key. */
+            apiKey?: string;
+        };
+        /** @description Every streampool server. */
+        StreampoolServerList: {
+            items: components["schemas"]["StreampoolServer"][];
+        };
+        /** @description A subtitle track. */
+        Subtitle: {
+            id?: number;
+            /** @enum {string} */
+            type: "URL" | "DVB" | "FILE" | "CLOSED_CAPTIONS";
+            url?: string;
+            /** @description A .srt, .vtt or .stl file. */
+            fileName?: string;
+            streamInfo?: string;
+            description?: string;
+            language?: string;
+            /** @default false */
+            default?: boolean;
+            token?: string;
+        };
+        SystemAlarmList: {
+            items: components["schemas"]["SystemAlarmSetting"][];
+        };
+        /** @enum {string} */
+        SystemAlarmName: "cpu" | "memory" | "disk" | "failedJobs" | "bandwidth";
+        /** @description A system alarm threshold; off when neither e-mail nor SMS is on. */
+        SystemAlarmSetting: {
+            name: components["schemas"]["SystemAlarmName"];
+            label: string;
+            /** @enum {string} */
+            group: "Resources" | "Services";
+            /** @constant */
+            type: "NUMBER";
+            value: number;
+            /** @description "%" (max 100) or another unit (max 1000000000). */
+            unit: string;
+            position: number;
+            /** @description Send by e-mail when raised or cleared. */
+            email: boolean;
+            /** @description Send by SMS when raised or cleared. */
+            sms: boolean;
+            /** @description The threshold is crossed now. */
+            raised: boolean;
+            /** @description The value last read. */
+            current: number | null;
+        };
+        /** @description Thresholds: numeric, required, minimum 0, maximum 100 when the unit is percent, otherwise 1000000000. */
+        SystemAlarmUpdate: {
+            items: {
+                name: components["schemas"]["SystemAlarmName"];
+                value: number;
+                email: boolean;
+                sms: boolean;
+            }[];
         };
         /** @description What the console needs to draw its shell. */
         SystemInfo: {
@@ -483,9 +4091,217 @@ export interface components {
             /** @description Nodes in the cluster; the header node selector appears above one. */
             nodeCount: number;
         };
+        TestEmail: {
+            /** Format: email */
+            address: string;
+        };
+        TestEmailResult: {
+            /** @constant */
+            ok: true;
+            messageId: string;
+        };
+        /** @description A timer. */
+        Timer: {
+            id: number;
+            name: string;
+            action: components["schemas"]["TimerAction"];
+            type: components["schemas"]["TimerType"];
+            /** @description "HH:mm", or "mm" for HOURLY, in the server's time zone. */
+            time: string;
+            daysOfWeek: components["schemas"]["DayOfWeek"][];
+            date: string | null;
+            /** @description The IANA time zone the time is read in (the server's when the timer was saved). */
+            timeZone: string;
+            /** @description That zone's offset now, as "GMT+hh:mm". */
+            utcOffset: string;
+            taskType: components["schemas"]["TimerTaskType"];
+            /** @description The tasks it acts on (ones deleted since are left out). */
+            jobs: components["schemas"]["TimerJob"][];
+            /** @description No task was listed: it acts on ALL tasks of its type. */
+            allJobs: boolean;
+            actived: boolean;
+            /** @description When it fires next (null: disabled, or a ONCE timer whose moment has passed). */
+            nextRunAt: string | null;
+            lastFiredAt: string | null;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+        };
+        /** @description A timer action, with its value and display name. */
+        TimerAction: {
+            value: components["schemas"]["TimerActionValue"];
+            /** @description Display name. */
+            name: string;
+        };
+        /**
+         * @description START switches the jobs on, STOP off, RESTART hard-restarts the ones that are on.
+         * @enum {string}
+         */
+        TimerActionValue: "START" | "STOP" | "RESTART";
+        /** @description Enable or disable a timer. */
+        TimerActived: {
+            actived: boolean;
+        };
+        /** @description One firing of a timer: recorded exactly once, whichever API process carried it out. */
+        TimerFiring: {
+            /** @description The moment it was due. */
+            dueAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            firedAt: string;
+            /** @description The API process that carried it out. */
+            firedBy: string;
+            action: components["schemas"]["TimerActionValue"];
+            /** @description The tasks whose desired state it changed. */
+            jobs: number[];
+        };
+        /** @description The latest firings of a timer, newest first (at most 100). */
+        TimerFiringList: {
+            items: components["schemas"]["TimerFiring"][];
+        };
+        /** @description A task the timer acts on. */
+        TimerJob: {
+            id: number;
+            name: string;
+        };
+        /** @description Every timer, sorted by id. */
+        TimerList: {
+            /** @description Sorted by id. */
+            items: components["schemas"]["Timer"][];
+            total: number;
+            /** @description The server's time zone. */
+            timeZone: string;
+            /** @description Its offset now, "GMT+hh:mm". */
+            utcOffset: string;
+        };
+        /** @description A timer task type, with its value and display name. */
+        TimerTaskType: {
+            value: components["schemas"]["TimerTaskTypeValue"];
+            /** @description Display name. */
+            name: string;
+        };
+        /**
+         * @description The kind of task the timer acts on.
+         * @enum {string}
+         */
+        TimerTaskTypeValue: "relay" | "encoding";
+        /** @description A timer type, with its value and display name. */
+        TimerType: {
+            value: components["schemas"]["TimerTypeValue"];
+            /** @description Display name. */
+            name: string;
+        };
+        /**
+         * @description HOURLY: at minute M of every hour; DAILY: at HH:mm every day; WEEKLY: at HH:mm on the days chosen; ONCE: at a date and time.
+         * @enum {string}
+         */
+        TimerTypeValue: "HOURLY" | "DAILY" | "WEEKLY" | "ONCE";
+        /** @description A timer as the form saves it (create and update). */
+        TimerWrite: {
+            /** @description Max 100 characters. */
+            name: string;
+            action: components["schemas"]["TimerActionValue"];
+            type: components["schemas"]["TimerTypeValue"];
+            /** @description In the server's time zone: "HH:mm" (24-hour), or for HOURLY the minute "mm" ("HH:mm" is accepted and its hours ignored). */
+            time: string;
+            /**
+             * @description WEEKLY: the days it fires on (at least one). Ignored for the other types.
+             * @default []
+             */
+            daysOfWeek?: components["schemas"]["DayOfWeek"][];
+            /** @description ONCE: the day, YYYY-MM-DD. Ignored for the other types. */
+            date?: string | null;
+            taskType: components["schemas"]["TimerTaskTypeValue"];
+            /**
+             * @description Ids of the relays or encodings (of taskType) it acts on; empty: ALL of them, those added later included.
+             * @default []
+             */
+            jobs?: number[];
+            /**
+             * @description Enabled: only enabled timers fire.
+             * @default true
+             */
+            actived?: boolean;
+        };
         /** @description A personal API token, for the alternate login. */
         TokenLoginRequest: {
             token: string;
+        };
+        /**
+         * @description completed: the tool ended by itself; failed: it could not do its work; aborted: the client stopped it; timed_out: it ran past its bound.
+         * @enum {string}
+         */
+        ToolEndReason: "completed" | "failed" | "aborted" | "timed_out";
+        /** @description One event of a tool run, streamed as it happens. */
+        ToolEvent: {
+            /** @constant */
+            type: "start";
+            /** @enum {string} */
+            tool: "ping" | "mtr" | "keyframe" | "mediacheck";
+            target: string;
+            nodeId: number | null;
+            startedAt: string;
+        } | {
+            /** @constant */
+            type: "line";
+            /**
+             * @description reply: an echo reply; no_answer: a request left unanswered; error: an error answer (unreachable ...); info: the rest.
+             * @enum {string}
+             */
+            kind: "reply" | "no_answer" | "error" | "info";
+            /** @description An output line of ping as it printed it (the payload). */
+            text: string;
+            reply?: components["schemas"]["PingReply"];
+        } | {
+            /** @constant */
+            type: "summary";
+            summary: components["schemas"]["PingSummary"];
+        } | {
+            /** @constant */
+            type: "hops";
+            hops: components["schemas"]["MtrHop"][];
+        } | {
+            /** @constant */
+            type: "keyframe";
+            sample: components["schemas"]["KeyframeSample"];
+        } | {
+            /** @constant */
+            type: "interval";
+            result: components["schemas"]["KeyframeResult"];
+        } | {
+            /** @constant */
+            type: "result";
+            mediaInfo: components["schemas"]["MediaInfo"];
+        } | {
+            /** @constant */
+            type: "error";
+            /** @description What went wrong, as the tool said it. */
+            error: string;
+            /** @description The error as key/value pairs (media checker's Error section). */
+            details?: {
+                [key: string]: string;
+            };
+        } | {
+            /** @constant */
+            type: "end";
+            reason: components["schemas"]["ToolEndReason"];
+            exitCode: number | null;
+            durationMs: number;
+        };
+        /** @description A trace of a job's input (spec 01 §2.8): one table per trace key. */
+        TraceResult: {
+            /** @description The source traced, without its token. */
+            input: string;
+            /** @description ISO 8601 date and time, UTC. */
+            tracedAt: string;
+            traces: components["schemas"]["TraceTable"][];
+        };
+        /** @description One tab of a trace: a table. */
+        TraceTable: {
+            /** @description format, programs, streams or keyframes. */
+            key: string;
+            columns: string[];
+            rows: string[][];
         };
         /** @description A user of the console, the CLI and the API. */
         User: {
@@ -873,6 +4689,178 @@ export interface components {
             /** @description A new password; empty or absent keeps the current one. */
             password?: "" | string;
             confirm?: string;
+        };
+        /** @description A video encoder of the installed ffmpeg, with the options a preset may set. */
+        VideoCodecInfo: {
+            /** @description The ffmpeg encoder: libx264, libx265, h264_nvenc ... */
+            name: string;
+            label: string;
+            /** @description A hardware (GPU) encoder: NVENC, Quick Sync or VAAPI. */
+            gpu: boolean;
+            options: components["schemas"]["CodecOption"][];
+        };
+        /** @description How an encoding encodes its video, and the audio preset it uses by default. */
+        VideoPreset: {
+            id: number;
+            name: string;
+            videoCodec: string;
+            gpu: boolean;
+            /** @description kbit/s. */
+            videoBitrate: number;
+            /** @description The id of its audio preset. */
+            audioPreset: number;
+            audioPresetName: string;
+            advancedOption: boolean;
+            videoCodecParameters: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Jobs (encodings and their templates) that use it. */
+            usageCount: number;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+        };
+        /** @description A video preset as the form saves it. */
+        VideoPresetInput: {
+            name: string;
+            /** @description A video codec of GET /api/presets/codecs. */
+            videoCodec: string;
+            /** @description Whether the codec is a GPU encoder; it follows from the codec (a mismatch is refused). */
+            gpu?: boolean;
+            /** @description Video bitrate in kbit/s, 1 to 999999. */
+            videoBitrate: number;
+            /** @description The id of an audio preset. */
+            audioPreset: number;
+            /**
+             * @description Advanced options: on, the codec options below apply; off, the encoder's defaults (no option is stored).
+             * @default false
+             */
+            advancedOption?: boolean;
+            /**
+             * @description Codec options by name (see GET /api/presets/codecs): a select's value, a number in a range, true/false for a checkbox, or text.
+             * @default {}
+             */
+            videoCodecParameters?: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        /** @description Every video preset, sorted by name. */
+        VideoPresetList: {
+            items: components["schemas"]["VideoPreset"][];
+            total: number;
+        };
+        /**
+         * @description LIVE runs until stopped; VOD ends when its input ends.
+         * @enum {string}
+         */
+        VideoType: "LIVE" | "VOD";
+        /** @description An image laid over the video of encodings. */
+        Watermark: {
+            id: number;
+            name: string;
+            /** @description The stored image file. */
+            file: string;
+            /** @description Transparency 0 to 100. */
+            alpha: number;
+            /** @description Size 0 to 100 %. */
+            scalePercent: number;
+            /** @description The size it is laid on the picture with. */
+            scaledImage: components["schemas"]["WatermarkSize"];
+            /** @description The image's own size. */
+            image: components["schemas"]["WatermarkSize"];
+            resolution: components["schemas"]["WatermarkResolution"];
+            x: number;
+            y: number;
+            /** @description Encodings (and templates) that use it. */
+            usageCount: number;
+            /** @description ISO 8601 date and time, UTC. */
+            createdAt: string;
+            /** @description ISO 8601 date and time, UTC. */
+            updatedAt: string;
+        };
+        /** @description An uploaded image, checked by its content, ready to be used by a watermark. */
+        WatermarkFile: {
+            /** @description The stored name: give it as `file` when saving a watermark. */
+            file: string;
+            originalName: string;
+            /**
+             * @description What the content is, whatever the name says.
+             * @enum {string}
+             */
+            format: "png" | "jpeg" | "gif" | "webp";
+            width: number;
+            height: number;
+            /** @description Bytes. */
+            size: number;
+        };
+        /** @description A watermark as the form saves it. */
+        WatermarkInput: {
+            name: string;
+            /** @description The stored file name that POST /api/watermarks/files answered. */
+            file: string;
+            /**
+             * @description Transparency: 0 (opaque) to 100 (invisible), step 1.
+             * @default 0
+             */
+            alpha?: number;
+            /**
+             * @description Size: 0 to 100 % of the image, step 1.
+             * @default 100
+             */
+            scalePercent?: number;
+            /** @description Scaled width and height, whole numbers between 0 and the image's own; absent: the image's size times scalePercent. */
+            scaledImage?: {
+                width: number;
+                height: number;
+            };
+            /**
+             * @default {
+             *       "value": "R_1920x1080"
+             *     }
+             */
+            resolution?: components["schemas"]["WatermarkResolutionInput"];
+            /**
+             * @description Left edge in the resolution, 0 to its width less the scaled width.
+             * @default 0
+             */
+            x?: number;
+            /**
+             * @description Top edge in the resolution, 0 to its height less the scaled height.
+             * @default 0
+             */
+            y?: number;
+        };
+        /** @description A page of watermarks. */
+        WatermarkPage: {
+            items: components["schemas"]["Watermark"][];
+            /** @description Total Watermarks (matching the search). */
+            total: number;
+            page: number;
+            size: number;
+        };
+        /** @description The picture the watermark is placed in. */
+        WatermarkResolution: {
+            /** @enum {string} */
+            value: "R_3840x2160" | "R_1920x1080" | "R_1280x720" | "R_1024x576" | "R_854x480" | "R_720x576" | "R_640x360" | "R_426x240" | "CUSTOM";
+            /** @description 1920x1080, or Custom. */
+            name: string;
+            width: number;
+            height: number;
+        };
+        /** @description A named resolution (R_1920x1080 ...), or CUSTOM with its width and height. */
+        WatermarkResolutionInput: {
+            /** @enum {string} */
+            value: "R_3840x2160" | "R_1920x1080" | "R_1280x720" | "R_1024x576" | "R_854x480" | "R_720x576" | "R_640x360" | "R_426x240" | "CUSTOM";
+            /** @description CUSTOM only: at least 0. */
+            width?: number;
+            /** @description CUSTOM only: at least 0. */
+            height?: number;
+        };
+        /** @description A width and a height in pixels. */
+        WatermarkSize: {
+            width: number;
+            height: number;
         };
     };
     responses: never;
@@ -2025,6 +6013,8704 @@ export interface operations {
             };
             /** @description No such key. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelays: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+                /** @description LIVE or VOD. */
+                type?: components["schemas"]["VideoType"];
+                /** @description active: switched on; inactive: switched off; streaming: running; waiting: switched on but not running yet (starting or restarting); failed: gave up after its restart attempts. */
+                status?: "active" | "inactive" | "streaming" | "waiting" | "failed";
+                /** @description Node ids. Comma-separated; any of them matches. */
+                node?: string;
+                /** @description Video preset ids (encodings). Comma-separated; any of them matches. */
+                preset?: string;
+                /** @description Output types. Comma-separated; any of them matches. */
+                outputTypes?: string;
+                /** @description Input types. Comma-separated; any of them matches. */
+                inputTypes?: string;
+                sort?: "id" | "name";
+                order?: "asc" | "desc";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of relays. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user's limit is reached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayTemplates: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+                /** @description LIVE or VOD. */
+                type?: components["schemas"]["VideoType"];
+                /** @description active: switched on; inactive: switched off; streaming: running; waiting: switched on but not running yet (starting or restarting); failed: gave up after its restart attempts. */
+                status?: "active" | "inactive" | "streaming" | "waiting" | "failed";
+                /** @description Node ids. Comma-separated; any of them matches. */
+                node?: string;
+                /** @description Video preset ids (encodings). Comma-separated; any of them matches. */
+                preset?: string;
+                /** @description Output types. Comma-separated; any of them matches. */
+                outputTypes?: string;
+                /** @description Input types. Comma-separated; any of them matches. */
+                inputTypes?: string;
+                sort?: "id" | "name";
+                order?: "asc" | "desc";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRelayTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelayTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRelayTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRelayTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRelayFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFromTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new relay. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user's limit is reached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The relay. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRelay: {
+        parameters: {
+            query?: {
+                /** @description "Update & Restart": apply the change to the running job at once (needs the restart permission too). */
+                restart?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The job is locked (saved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched on; its node starts it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A template cannot run. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched off; its node stops it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restartRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestartRequest"];
+            };
+        };
+        responses: {
+            /** @description The restart is asked of its node. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The job is off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkRelays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The action is not permitted. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveRelayAsTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveAsTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addRelayComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobComment"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRelayComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                commentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such job or comment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodings: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+                /** @description LIVE or VOD. */
+                type?: components["schemas"]["VideoType"];
+                /** @description active: switched on; inactive: switched off; streaming: running; waiting: switched on but not running yet (starting or restarting); failed: gave up after its restart attempts. */
+                status?: "active" | "inactive" | "streaming" | "waiting" | "failed";
+                /** @description Node ids. Comma-separated; any of them matches. */
+                node?: string;
+                /** @description Video preset ids (encodings). Comma-separated; any of them matches. */
+                preset?: string;
+                /** @description Output types. Comma-separated; any of them matches. */
+                outputTypes?: string;
+                /** @description Input types. Comma-separated; any of them matches. */
+                inputTypes?: string;
+                sort?: "id" | "name";
+                order?: "asc" | "desc";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of encodings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user's limit is reached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodingTemplates: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+                /** @description LIVE or VOD. */
+                type?: components["schemas"]["VideoType"];
+                /** @description active: switched on; inactive: switched off; streaming: running; waiting: switched on but not running yet (starting or restarting); failed: gave up after its restart attempts. */
+                status?: "active" | "inactive" | "streaming" | "waiting" | "failed";
+                /** @description Node ids. Comma-separated; any of them matches. */
+                node?: string;
+                /** @description Video preset ids (encodings). Comma-separated; any of them matches. */
+                preset?: string;
+                /** @description Output types. Comma-separated; any of them matches. */
+                outputTypes?: string;
+                /** @description Input types. Comma-separated; any of them matches. */
+                inputTypes?: string;
+                sort?: "id" | "name";
+                order?: "asc" | "desc";
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEncodingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncodingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEncodingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEncodingTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEncodingFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFromTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new encoding. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No template with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user's limit is reached. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The encoding. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEncoding: {
+        parameters: {
+            query?: {
+                /** @description "Update & Restart": apply the change to the running job at once (needs the restart permission too). */
+                restart?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The job is locked (saved). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched on; its node starts it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A template cannot run. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched off; its node stops it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restartEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestartRequest"];
+            };
+        };
+        responses: {
+            /** @description The restart is asked of its node. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The job is off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkEncodings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The action is not permitted. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    saveEncodingAsTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveAsTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addEncodingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobComment"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEncodingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                commentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such job or comment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listJobFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue with global values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureCatalogue"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints; empty strings until set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoints"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Endpoints"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoints"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelayLogs: {
+        parameters: {
+            query?: {
+                /** @description How many of the last matching lines (30, 50, 100, 500 or 1000). */
+                lines?: 30 | 50 | 100 | 500 | 1000;
+                /** @description backward: newest line first; forward: the oldest of those lines first. */
+                direction?: "forward" | "backward";
+                /** @description Minimum level: WARNING returns WARNING, ERROR and FATAL. */
+                level?: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+                /** @description Text the line contains, or a regular expression when regex is true. */
+                text?: string;
+                /** @description Read text as a JavaScript regular expression. */
+                regex?: "true" | "false";
+                /** @description Match text with its case (default: ignore case). */
+                caseSensitive?: "true" | "false";
+                /** @description Lines at or after this time. */
+                from?: string;
+                /** @description Lines at or before this time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntries"];
+                };
+            };
+            /** @description A filter breaks a rule, e.g. a regular expression that does not compile. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    followRelayLogs: {
+        parameters: {
+            query?: {
+                /** @description Minimum level: WARNING returns WARNING, ERROR and FATAL. */
+                level?: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+                /** @description Text the line contains, or a regular expression when regex is true. */
+                text?: string;
+                /** @description Read text as a JavaScript regular expression. */
+                regex?: "true" | "false";
+                /** @description Match text with its case (default: ignore case). */
+                caseSensitive?: "true" | "false";
+                /** @description Lines at or after this time. */
+                from?: string;
+                /** @description Lines at or before this time. */
+                to?: string;
+                /** @description First send up to this many matching lines already in the log, oldest first. */
+                backlog?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream; each event's data is a LogEntry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LogEntry"];
+                };
+            };
+            /** @description A filter breaks a rule, e.g. a regular expression that does not compile. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayBatchResults: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+                /** @description desc: the latest file first. */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResultPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayEvents: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobHistoryEventList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayUptimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uptimes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobUptimeList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRelayDowntimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The downtimes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobDowntimeList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRelayEvents: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRelayUptimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRelayDowntimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detectRelayMediaInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Input"];
+            };
+        };
+        responses: {
+            /** @description What the source carries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The input breaks a rule, or is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelayMediaInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the source carries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The job's input is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    traceRelay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceResult"];
+                };
+            };
+            /** @description The job's input is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRelayMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobMonitor"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No relay with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncodingLogs: {
+        parameters: {
+            query?: {
+                /** @description How many of the last matching lines (30, 50, 100, 500 or 1000). */
+                lines?: 30 | 50 | 100 | 500 | 1000;
+                /** @description backward: newest line first; forward: the oldest of those lines first. */
+                direction?: "forward" | "backward";
+                /** @description Minimum level: WARNING returns WARNING, ERROR and FATAL. */
+                level?: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+                /** @description Text the line contains, or a regular expression when regex is true. */
+                text?: string;
+                /** @description Read text as a JavaScript regular expression. */
+                regex?: "true" | "false";
+                /** @description Match text with its case (default: ignore case). */
+                caseSensitive?: "true" | "false";
+                /** @description Lines at or after this time. */
+                from?: string;
+                /** @description Lines at or before this time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntries"];
+                };
+            };
+            /** @description A filter breaks a rule, e.g. a regular expression that does not compile. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    followEncodingLogs: {
+        parameters: {
+            query?: {
+                /** @description Minimum level: WARNING returns WARNING, ERROR and FATAL. */
+                level?: "TRACE" | "DEBUG" | "VERBOSE" | "INFO" | "NOTICE" | "WARNING" | "ERROR" | "FATAL";
+                /** @description Text the line contains, or a regular expression when regex is true. */
+                text?: string;
+                /** @description Read text as a JavaScript regular expression. */
+                regex?: "true" | "false";
+                /** @description Match text with its case (default: ignore case). */
+                caseSensitive?: "true" | "false";
+                /** @description Lines at or after this time. */
+                from?: string;
+                /** @description Lines at or before this time. */
+                to?: string;
+                /** @description First send up to this many matching lines already in the log, oldest first. */
+                backlog?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream; each event's data is a LogEntry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LogEntry"];
+                };
+            };
+            /** @description A filter breaks a rule, e.g. a regular expression that does not compile. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodingBatchResults: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number. */
+                page?: number;
+                /** @description Items per page. */
+                size?: number;
+                /** @description desc: the latest file first. */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResultPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodingEvents: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobHistoryEventList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodingUptimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The uptimes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobUptimeList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEncodingDowntimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The downtimes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobDowntimeList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadEncodingEvents: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadEncodingUptimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadEncodingDowntimes: {
+        parameters: {
+            query?: {
+                /** @description The record count: at most this many, newest first. */
+                size?: number;
+                /** @description From this date (2026-11-22: its start) or time. */
+                from?: string;
+                /** @description Up to this date (2026-11-22: its end) or time. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detectEncodingMediaInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Input"];
+            };
+        };
+        responses: {
+            /** @description What the source carries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The input breaks a rule, or is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncodingMediaInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the source carries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MediaInfo"];
+                };
+            };
+            /** @description The job's input is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    traceEncoding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TraceResult"];
+                };
+            };
+            /** @description The job's input is not a uri input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Media info detection failed. Please make sure the source is available. `details` may carry the cause. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many probes are running; try again in a moment. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEncodingMonitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobMonitor"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No encoding with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPresetCodecs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The video and audio codecs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresetCodecs"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVideoPresets: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every video preset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoPresetList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createVideoPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideoPresetInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoPreset"];
+                };
+            };
+            /** @description A field breaks a rule (a codec the installed ffmpeg lacks, an unknown option or a value out of its range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVideoPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoPreset"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No video preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateVideoPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VideoPresetInput"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoPreset"];
+                };
+            };
+            /** @description A field breaks a rule (a codec the installed ffmpeg lacks, an unknown option or a value out of its range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No video preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteVideoPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No video preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The preset is in use: the message says by how many jobs. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cloneVideoPreset: {
+        parameters: {
+            query?: {
+                /** @description Name of the copy; default "<name> (copy)". */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VideoPreset"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No video preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudioPresets: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every audio preset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioPresetList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAudioPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudioPresetInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioPreset"];
+                };
+            };
+            /** @description A field breaks a rule (a codec the installed ffmpeg lacks, an unknown option or a value out of its range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAudioPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioPreset"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No audio preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAudioPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudioPresetInput"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioPreset"];
+                };
+            };
+            /** @description A field breaks a rule (a codec the installed ffmpeg lacks, an unknown option or a value out of its range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No audio preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAudioPreset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No audio preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The preset is in use: the message says by how many jobs. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cloneAudioPreset: {
+        parameters: {
+            query?: {
+                /** @description Name of the copy; default "<name> (copy)". */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AudioPreset"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No audio preset with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWatermarks: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive match on the name, or an exact ID. */
+                search?: string;
+                page?: number;
+                size?: number;
+                sort?: "name" | "id";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of watermarks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatermarkPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWatermark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatermarkInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watermark"];
+                };
+            };
+            /** @description A field breaks a rule (the image was not uploaded, a size or a position out of range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWatermark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The watermark. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watermark"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No watermark with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWatermark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WatermarkInput"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Watermark"];
+                };
+            };
+            /** @description A field breaks a rule (the image was not uploaded, a size or a position out of range ...). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No watermark with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWatermark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No watermark with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An encoding uses it: the message says how many. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadWatermarkFile: {
+        parameters: {
+            query: {
+                /** @description The name of the file as the user chose it; shown back, never used as a path. */
+                name: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WatermarkFile"];
+                };
+            };
+            /** @description Not a PNG, JPEG, GIF or WebP image, or empty. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Larger than 10 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWatermarkFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, with its own content type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such upload. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWatermarkImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, with its own content type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No watermark with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingRequest"];
+            };
+        };
+        responses: {
+            /** @description An event stream of ping's lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ToolEvent"];
+                };
+            };
+            /** @description A field breaks a rule (the message and `details` name it); nothing was run. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The node does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runMtr: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtrRequest"];
+            };
+        };
+        responses: {
+            /** @description An event stream of hop tables. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ToolEvent"];
+                };
+            };
+            /** @description A field breaks a rule (the message and `details` name it); nothing was run. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The node does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runKeyframe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyframeRequest"];
+            };
+        };
+        responses: {
+            /** @description An event stream of keyframe intervals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ToolEvent"];
+                };
+            };
+            /** @description A field breaks a rule (the message and `details` name it); nothing was run. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The node does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runMediaCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MediaCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description An event stream of the check. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ToolEvent"];
+                };
+            };
+            /** @description A field breaks a rule (the message and `details` name it); nothing was run. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The node does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTimers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every timer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimerList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTimer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimerWrite"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timer"];
+                };
+            };
+            /** @description A field breaks a rule, or a listed task is not a relay/encoding of taskType. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOOLS_EDIT is missing, or the permission the action needs on the tasks (start/stop: VIEW_ON_OFF, restart: VIEW_RESTART, or EDIT of the task type). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTimer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timer"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No timer with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTimer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimerWrite"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timer"];
+                };
+            };
+            /** @description A field breaks a rule, or a listed task is not a relay/encoding of taskType. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TOOLS_EDIT is missing, or the permission the action needs on the tasks (start/stop: VIEW_ON_OFF, restart: VIEW_RESTART, or EDIT of the task type). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No timer with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTimer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No timer with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTimerActived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimerActived"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timer"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No timer with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTimerFirings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description At most 100 firings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimerFiringList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No timer with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboard: {
+        parameters: {
+            query?: {
+                /** @description The node to read (nodes.id); absent: the node this server runs on. */
+                node?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The readings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStatus"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No node with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamDashboard: {
+        parameters: {
+            query?: {
+                /** @description The node to read (nodes.id); absent: the node this server runs on. */
+                node?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream; each event's data is a DashboardStatus. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["DashboardStatus"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No node with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDiagnostics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One row per component. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagnosticsReport"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkInternetConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description On or off. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternetCheck"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatisticsSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The jobs by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatisticsSummary"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAlarmCards: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmCardPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSentAlarms: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description By date. */
+                order?: components["schemas"]["SortOrder"];
+                jobId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sent alarms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentAlarmPage"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSentAlarms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlarmSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlarmSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlarmSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlarmSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSystemAlarms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thresholds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemAlarmList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSystemAlarms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SystemAlarmUpdate"];
+            };
+        };
+        responses: {
+            /** @description The thresholds now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemAlarmList"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getJobAlarmSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAlarmSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No job with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateJobAlarmSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobAlarmSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The settings now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAlarmSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No job with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendTestEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEmail"];
+            };
+        };
+        responses: {
+            /** @description The server accepted it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEmailResult"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The SMTP server refused or could not be reached. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApplicationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateApplicationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplicationSettings"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRedisSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedisSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateRedisSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedisSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedisSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRedisSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedisSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLogSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description rixui: the API processes; rixjob: the jobs (engine) logs. */
+                target: "rixui" | "rixjob";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateLogSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description rixui: the API processes; rixjob: the jobs (engine) logs. */
+                target: "rixui" | "rixjob";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogSettings"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFeatureSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The features. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureSettings"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateFeatureSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureSettings"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStreampoolServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The servers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreampoolServerList"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStreampoolServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreampoolServerInput"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreampoolServer"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateStreampoolServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StreampoolServerInput"];
+            };
+        };
+        responses: {
+            /** @description Updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreampoolServer"];
+                };
+            };
+            /** @description A field breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No streampool server with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteStreampoolServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Numeric identifier. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description The request breaks a rule; `details` names each field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No streampool server with that id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Jobs still deliver to it. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -374,7 +374,9 @@ export const JobStatus = z
     lastResetAt: Timestamp.nullable(),
     executionNode: z.string().nullable(),
     activeInput: z.enum(['primary', 'failover']).nullable(),
-    inputs: z.array(z.object({ bps: z.number(), srtStat: SrtStats.nullable() })),
-    outputs: z.array(z.object({ position: z.number().int(), bps: z.number(), srtStat: SrtStats.nullable() })),
+    inputs: z.array(z.object({ bps: z.number().nullable().describe('Bits per second as the node measures them; null: not measured.'), srtStat: SrtStats.nullable() })),
+    outputs: z.array(
+      z.object({ position: z.number().int(), bps: z.number().nullable().describe('Bits per second as the node measures them; null: not measured.'), srtStat: SrtStats.nullable() }),
+    ),
   })
   .meta({ id: 'JobStatus', description: 'What the node observes of a job.' });

@@ -26,14 +26,15 @@ describe('console: sign in', () => {
     await page.waitForURL(/\/my\/users$/);
     await page.getByRole('heading', { name: 'Users' }).waitFor();
     expect(await page.getByTestId('current-username').innerText()).toBe('admin');
-    expect(await sidebarEntries(page)).toEqual(['Dashboard', 'Users']);
+    // ADMIN holds every permission: every area of this release is in the sidebar.
+    expect(await sidebarEntries(page)).toEqual(expect.arrayContaining(['Dashboard', 'Relays', 'Encodings', 'Presets', 'Watermarks', 'Users', 'Timers', 'Statistics', 'Alarms', 'System settings']));
     expect(await page.getByTestId('backend-version').innerText()).toMatch(/^\d+\.\d+\.\d+/);
     expect(await page.getByTestId('frontend-version').innerText()).toMatch(/^\d+\.\d+\.\d+/);
     // This server runs in dev mode: the header shows the DEV marker.
     await page.getByText('DEV', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Dashboard' }).click();
-    await page.getByRole('heading', { name: 'Welcome, admin' }).waitFor();
-    await page.getByText('The dashboard arrives with the operations release', { exact: false }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByText('Load average', { exact: true }).waitFor();
     expect(await page.getByLabel('Node').count()).toBe(0);
     await screenshot(page, 'dashboard-light');
   });
@@ -88,7 +89,7 @@ describe('console: sign in', () => {
     await page.getByLabel('API token').fill(secret);
     await page.getByLabel('API token').press('Enter');
     await page.waitForURL(/\/my$/);
-    await page.getByRole('heading', { name: 'Welcome, admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
 
   it('signs out at /logout and returns to /login', async () => {
@@ -125,7 +126,7 @@ describe('console: sign in', () => {
     const liveConnection = page.waitForResponse((r) => r.url().includes('/api/events'));
     await signIn(page, ADMIN.username, ADMIN.password);
     await liveConnection;
-    await page.getByRole('heading', { name: 'Welcome, admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.route('**/api/**', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }));
     await page.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL(/\/502$/);
@@ -136,7 +137,7 @@ describe('console: sign in', () => {
     const { page } = await harness.newPage();
     await page.goto('/login');
     await signIn(page, ADMIN.username, ADMIN.password);
-    await page.getByRole('heading', { name: 'Welcome, admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     expect(await page.getByLabel('Node').count()).toBe(0);
 
     await harness.app.services.nodes.upsert({ nodeId: 'second-node', name: 'second', ip: '127.0.0.2', version: 'test' });
@@ -175,7 +176,7 @@ describe('console: sign in', () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     expect(r + g + b).toBeLessThan(150);
-    await page.getByRole('heading', { name: 'Welcome, admin' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await screenshot(page, 'dashboard-dark');
 
     // It survives signing out too: the Sign in card is dark.

@@ -189,10 +189,10 @@ describe('console: users', () => {
     expect(await attemptSignIn(page, VIEWER.username, 'a-wrong-password')).toBe(401);
     await signIn(page, VIEWER.username, VIEWER.password);
     await page.waitForURL(/\/my$/);
-    expect(await sidebarEntries(page)).toEqual(['Dashboard']);
+    expect(await sidebarEntries(page)).toEqual(['Dashboard', 'Relays', 'Relay templates']);
     await page.goto('/my/users');
     await page.waitForURL(/\/my$/);
-    await page.getByRole('heading', { name: `Welcome, ${VIEWER.username}` }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await page.goto('/my/users/histories');
     await page.waitForURL(/\/my$/);
     await screenshot(page, 'dashboard-relay-viewer');
@@ -267,7 +267,7 @@ describe('console: users', () => {
     const { page: viewer } = await harness.newPage();
     await viewer.goto('/login');
     await signIn(viewer, VIEWER.username, VIEWER.password);
-    await viewer.getByRole('heading', { name: `Welcome, ${VIEWER.username}` }).waitFor();
+    await viewer.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
     const toggle = usersTable(admin).getByRole('switch', { name: `User ${VIEWER.username} enabled` });
     expect(await toggle.getAttribute('aria-checked')).toBe('true');

@@ -61,6 +61,36 @@ describe('ProcessSupervisor states', () => {
     expect(supervisor.desired).toBe('running');
   });
 
+  it('starts again at once, using no attempt and counting no restart, a process that ended while starting when asked to (a longer probe)', async () => {
+    let spawns = 0;
+    const asked: string[] = [];
+    const { supervisor, recorder } = supervise(FAKE.ignoreSigint, [], {
+      // The first two processes end at once, as ffmpeg does when probing found too little; the third runs.
+      command: () => (++spawns <= 2 ? { file: '/bin/sh', args: ['-c', 'echo "[tee @ 0x1] [error] dimensions not set" >&2; exit 1'] } : { file: '/bin/sh', args: [FAKE.ignoreSigint] }),
+      restart: { attempts: 0 },
+      retryStart: ({ reason }) => {
+        asked.push(reason);
+        return 'probing longer';
+      },
+    });
+    supervisor.start();
+    await recorder.waitFor(is('state', (e) => e.state === 'running'), { timeoutMs: 10_000, what: 'running' });
+    expect(asked).toEqual(['probe_incomplete', 'probe_incomplete']);
+    const exits = recorder.events.map((r) => r.event).filter((e) => e.type === 'exit');
+    expect(exits).toMatchObject([
+      { reason: 'probe_incomplete', willRestart: true, startRetry: true },
+      { reason: 'probe_incomplete', willRestart: true, startRetry: true },
+    ]);
+    // No restart state, no backoff, nothing counted: it was still starting.
+    const states = recorder.events.map((r) => r.event).filter((e) => e.type === 'state').map((e) => (e as SupervisorEvents['state']).state);
+    expect(states).toEqual(['starting', 'running']);
+    expect(supervisor.restarts).toBe(0);
+    // The reason follows the exit in the log, before the next start.
+    const notices = recorder.events.map((r) => r.event).filter((e) => e.type === 'notice').map((e) => (e as SupervisorEvents['notice']).text);
+    const exited = notices.findIndex((t) => /exited \(code 1\): probe_incomplete/.test(t));
+    expect(notices.slice(exited, exited + 3).map((t) => t.split(':')[0])).toEqual([expect.stringMatching(/^process \d+ exited/), 'probing longer', expect.stringMatching(/^started pid/)]);
+  });
+
   it('leaves desired running when the process crashes, and sets it to stopped on stop', async () => {
     const { supervisor, recorder } = supervise(FAKE.ignoreSigint);
     supervisor.start();

@@ -53,11 +53,21 @@ describe('the node reconciler', () => {
       return status && status.rss_bytes > 0 ? status : undefined;
     }, 'the relay\'s memory sampled');
     expect(sampled.rss_bytes).toBeGreaterThan(1_000_000);
+    // So are the bitrates: the file's bytes as ffmpeg reads them, the UDP output's as ffmpeg counts them (its only output).
+    const rates = await waitFor(async () => {
+      const status = await statusOf(job.id);
+      const io = status?.io_rates as { inputs: Array<{ bps: number | null }>; outputs: Array<{ bps: number | null }> } | null | undefined;
+      return status && io?.inputs[0]?.bps && io.outputs[0]?.bps ? { status, io } : undefined;
+    }, "the relay's bitrates sampled");
+    expect(Number(rates.status.input_bps)).toBe(rates.io.inputs[0].bps);
+    expect(Number(rates.status.output_bps)).toBe(rates.io.outputs[0].bps);
+    expect(rates.io).toEqual({ inputs: [{ index: 0, bps: expect.any(Number) }], outputs: [{ index: 0, bps: expect.any(Number) }] });
 
     await setDesired(db, bus, job.id, { active: false }, { kind: 'user', userId: 7, username: 'operator' });
     await waitFor(async () => (await statusOf(job.id))?.state === 'stopped', 'the relay stopped');
     expect(isAlive(running.pid as number)).toBe(false);
     expect(ffmpegReading(source)).toEqual([]);
+    expect(await statusOf(job.id)).toMatchObject({ input_bps: null, output_bps: null, io_rates: null });
     const stop = await db.selectFrom('job_events').selectAll().where('job_id', '=', job.id).where('type', '=', 'STOP').executeTakeFirstOrThrow();
     expect(stop.actor_name).toBe('operator');
   });

@@ -1,3 +1,4 @@
+import type { FfmpegCommand } from '../../engine/ffmpeg/build-args.ts';
 import type { EncodingSpec, JobSpec, OutputSpec } from '../../engine/types.ts';
 
 /**
@@ -87,6 +88,23 @@ export function parseOptionList(text: string): Record<string, string> {
     i = value.end + 1;
   }
   return options;
+}
+
+/**
+ * Every enabled output of a built command as a slave: tee slaves parsed from the tee argument, and an
+ * output written as an output file of its own read back from its argv (`[-flvflags v] -f <format> <url>`).
+ */
+export function outputsOf(command: FfmpegCommand): ParsedSlave[] {
+  const teed = command.outputs.some((o) => o.via === 'tee') ? teeSlaves(command.args) : [];
+  let t = 0;
+  return command.outputs.map((output) => {
+    if (output.via === 'tee') return teed[t++];
+    const at = command.args.lastIndexOf(output.url);
+    if (at < 2 || command.args[at - 2] !== '-f' || command.args[at - 1] !== output.format) throw new Error(`no -f ${output.format} ${output.url} in argv`);
+    const options: Record<string, string> = { f: output.format };
+    if (command.args[at - 4] === '-flvflags') options.flvflags = command.args[at - 3];
+    return { options, url: output.url };
+  });
 }
 
 /** The tee slaves of a built command. */

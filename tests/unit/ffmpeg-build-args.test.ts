@@ -81,6 +81,39 @@ describe('buildFfmpegArgs', () => {
     expect(buildFfmpegArgs(testJob({ outputs: [{ index: 1, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }] })).args).not.toContain('+global_header');
   });
 
+  it('writes a lone output that needs nothing of tee as its only output file, so ffmpeg counts its bytes', () => {
+    const udp: OutputSpec = { index: 3, type: 'udp', host: '239.2.2.2', port: 5000 };
+    const single = buildFfmpegArgs(testJob({ outputs: [udp] }));
+    expect(single.args).not.toContain('tee');
+    expect(single.args.slice(-5)).toEqual(['-c', 'copy', '-f', 'mpegts', 'udp://239.2.2.2:5000?pkt_size=1316']);
+    expect(single.outputs).toEqual([{ index: 3, via: 'direct', format: 'mpegts', url: 'udp://239.2.2.2:5000?pkt_size=1316' }]);
+    expect(single.progressOutput).toBe(3);
+    const rtmp = buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }], encoding: testEncoding() }));
+    expect(rtmp.args.slice(-5)).toEqual(['-flvflags', 'no_duration_filesize', '-f', 'flv', 'rtmp://a.example.com/app/k']);
+    expect(rtmp.progressOutput).toBe(0);
+    // Beside another output, or needing what only tee gives (a queue for a listener, protocol options, a stream subset), it stays a tee slave.
+    const two = buildFfmpegArgs(testJob({ outputs: [udp, { index: 4, type: 'mpegts' }] }));
+    expect(two.outputs.map((o) => o.via)).toEqual(['tee', 'tee']);
+    expect(two.progressOutput).toBeUndefined();
+    for (const output of [
+      { index: 0, type: 'srt', mode: 'listener', host: '', port: 9001 },
+      { index: 0, type: 'srt', mode: 'caller', host: 'a.example.com', port: 9000 },
+      { index: 0, type: 'tcp', host: '', port: 7001, listen: true },
+    ] as OutputSpec[]) {
+      expect(buildFfmpegArgs(testJob({ outputs: [output] })).outputs[0].via, JSON.stringify(output)).toBe('tee');
+    }
+    const profiles = [
+      { width: 1280, height: 720, videoBitrateKbps: 3000, audioBitrateKbps: 128 },
+      { width: 640, height: 360, videoBitrateKbps: 800, audioBitrateKbps: 64 },
+    ];
+    expect(buildFfmpegArgs(testJob({ outputs: [udp], encoding: testEncoding({ profiles }) })).outputs[0].via).toBe('tee');
+    // HLS and DASH write their own files: ffmpeg counts nothing for them.
+    const hls = buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'hls', dir: '/srv/hls', segmentDurationSeconds: 2, containerType: 'TS' }] }));
+    expect([hls.outputs[0].via, hls.progressOutput]).toEqual(['tee', undefined]);
+    // A relay's RTMP output is an output of its own anyway, and the first output file when there is no tee.
+    expect(buildFfmpegArgs(testJob({ outputs: [{ index: 2, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }] })).progressOutput).toBe(2);
+  });
+
   it('refuses an unknown input or output type and a bad video type', () => {
     expect(() => buildFfmpegArgs(testJob({ input: { type: 'ndi' } as never }))).toThrow(/Unknown input type "ndi"/);
     expect(() => buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'webrtc' } as never] }))).toThrow(/Unknown output type "webrtc"/);

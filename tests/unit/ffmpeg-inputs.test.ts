@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildFfmpegArgs } from '../../engine/ffmpeg/build-args.ts';
 import { FfmpegSpecError, assertHost, parseUrl } from '../../engine/ffmpeg/validate.ts';
 import type { InputSpec } from '../../engine/types.ts';
-import { testJob, valueOf } from './ffmpeg-argv.ts';
+import { testEncoding, testJob, valueOf } from './ffmpeg-argv.ts';
 
 /** The argv from the first input option to the last `-i` value of the main input. */
 function inputArgs(input: InputSpec, overrides: Parameters<typeof testJob>[0] = {}): string[] {
@@ -27,15 +27,35 @@ describe('inputs: uri', () => {
     expect(inputUrl({ type: 'uri', uri: 'udp://@239.1.1.1:1234' })).toMatch(/^udp:\/\/@239\.1\.1\.1:1234\?/);
   });
 
-  it('a live MPEG-TS transport is probed for one second, not the 5 s default; other sources keep the default', () => {
+  it('a live MPEG-TS transport is probed for a bounded time, not the 5 s default; other sources keep the default', () => {
     for (const uri of ['udp://@239.1.1.1:1234', 'rtp://239.1.1.1:5004', 'srt://10.0.0.1:9000', 'tcp://10.0.0.1:9000']) {
+      // A relay's one MPEG-TS output without tee takes video of a size not seen yet: the shortest step.
       const args = inputArgs({ type: 'uri', uri });
-      expect(valueOf(args, '-analyzeduration'), uri).toBe('1000000');
+      expect(valueOf(args, '-analyzeduration'), uri).toBe('300000');
       expect(valueOf(args, '-probesize'), uri).toBe('2000000');
     }
     for (const uri of ['http://example.com/live/index.m3u8', 'rtmp://example.com/live/key', '/media/in.ts']) {
       expect(inputArgs({ type: 'uri', uri }), uri).not.toContain('-analyzeduration');
     }
+  });
+
+  it('copied video for the tee muxer, FLV or MP4 is probed until its size is known (1 s), longer on each retry, up to 5 s', () => {
+    const udp = { type: 'uri', uri: 'udp://@239.1.1.1:1234' } as const;
+    const twoOutputs = { outputs: [{ index: 0, type: 'udp', host: '239.2.2.2', port: 5000 }, { index: 1, type: 'udp', host: '239.2.2.3', port: 5000 }] } as Parameters<typeof testJob>[0];
+    const rtmp = { outputs: [{ index: 0, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }] } as Parameters<typeof testJob>[0];
+    const probe = (overrides: Parameters<typeof testJob>[0], probeRetries = 0) => buildFfmpegArgs(testJob({ input: udp, ...overrides }), { probeRetries }).probe;
+    expect(probe({})).toEqual({ seconds: 0.3, longerLeft: true });
+    expect(probe(twoOutputs)).toEqual({ seconds: 1, longerLeft: true });
+    expect(probe(rtmp)).toEqual({ seconds: 1, longerLeft: true });
+    // Encoded video: the encoder learns the size from the first frame.
+    expect(probe({ ...twoOutputs, encoding: testEncoding() })).toEqual({ seconds: 0.3, longerLeft: true });
+    expect(probe(twoOutputs, 1)).toEqual({ seconds: 2.5, longerLeft: true });
+    expect(probe({}, 3)).toEqual({ seconds: 5, longerLeft: false });
+    expect(probe({}, 9)).toEqual({ seconds: 5, longerLeft: false });
+    const args = buildFfmpegArgs(testJob({ input: udp }), { probeRetries: 3 }).args;
+    // 5 s of a 50 Mbit/s stream: the probe size does not cut it short.
+    expect([valueOf(args, '-analyzeduration'), valueOf(args, '-probesize')]).toEqual(['5000000', '31250000']);
+    expect(buildFfmpegArgs(testJob({ input: { type: 'uri', uri: 'rtmp://example.com/live/key' } })).probe).toBeUndefined();
   });
 
   it('UDP keeps the options the operator already put in the URL', () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildFfmpegArgs } from '../../engine/ffmpeg/build-args.ts';
 import type { OutputSpec } from '../../engine/types.ts';
-import { parseOptionList, teeSlaves, testEncoding, testJob } from './ffmpeg-argv.ts';
+import { outputsOf, parseOptionList, teeSlaves, testEncoding, testJob } from './ffmpeg-argv.ts';
 
 function slavesFor(outputs: OutputSpec[], overrides: Parameters<typeof testJob>[0] = {}) {
-  return teeSlaves(buildFfmpegArgs(testJob({ outputs, ...overrides })).args);
+  return outputsOf(buildFfmpegArgs(testJob({ outputs, ...overrides })));
 }
 
 function slaveFor(output: OutputSpec, overrides: Parameters<typeof testJob>[0] = {}) {
@@ -106,7 +106,7 @@ describe('outputs: UDP, SRT, TCP, RTMP, HTTP MPEG-TS', () => {
   it('HTTP MPEG-TS served by the product: TS on stdout', () => {
     const command = buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'mpegts' }] }));
     expect(command.usesStdout).toBe(true);
-    expect(teeSlaves(command.args)[0]).toMatchObject({ url: 'pipe:1', options: { f: 'mpegts' } });
+    expect(outputsOf(command)[0]).toMatchObject({ url: 'pipe:1', options: { f: 'mpegts' } });
     expect(buildFfmpegArgs(testJob()).usesStdout).toBe(false);
     expect(() => buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'mpegts' }, { index: 1, type: 'mpegts' }] }))).toThrow(/one HTTP MPEG-TS output/);
   });

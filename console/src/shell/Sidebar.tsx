@@ -1,16 +1,22 @@
-import { NavLink } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { Icon } from '../components/icons.tsx';
 import { useGranted } from '../data/auth/queries.ts';
 import { useSystemInfo } from '../data/system/queries.ts';
 import { AREAS, SIDEBAR_GROUPS, mayOpen, type AreaRoute } from './routes.tsx';
 
-function Entry({ area }: { area: AreaRoute }) {
+/** The area the page belongs to: the longest area path it is under (/my/relays/templates/edit/3 is a template's). */
+function currentArea(pathname: string): string | undefined {
+  const under = AREAS.filter((area) => (area.path === '/my' ? pathname === '/my' || pathname === '/my/' : pathname === area.path || pathname.startsWith(`${area.path}/`)));
+  return under.sort((a, b) => b.path.length - a.path.length)[0]?.path;
+}
+
+function Entry({ area, active }: { area: AreaRoute; active: boolean }) {
   return (
     <li>
-      <NavLink to={area.path} end={area.path === '/my'} className={({ isActive }) => `nav-link${isActive ? ' is-active' : ''}`}>
+      <Link to={area.path} aria-current={active ? 'page' : undefined} className={`nav-link${active ? ' is-active' : ''}`}>
         <Icon name={area.icon} />
         <span>{area.label}</span>
-      </NavLink>
+      </Link>
     </li>
   );
 }
@@ -21,6 +27,7 @@ export function Sidebar() {
   const { data: info } = useSystemInfo();
   const features = info?.features ?? {};
   const visible = AREAS.filter((area) => mayOpen(area, granted, features));
+  const current = currentArea(useLocation().pathname);
 
   // Top-level entries in registry order; a group sits where its first entry is.
   const items: ({ kind: 'area'; area: AreaRoute } | { kind: 'group'; name: string; areas: AreaRoute[] })[] = [];
@@ -46,7 +53,7 @@ export function Sidebar() {
         <ul className="nav-list">
           {items.map((item) =>
             item.kind === 'area' ? (
-              <Entry key={item.area.path} area={item.area} />
+              <Entry key={item.area.path} area={item.area} active={item.area.path === current} />
             ) : (
               <li key={item.name} className="nav-group">
                 <div className="nav-group-label">
@@ -55,7 +62,7 @@ export function Sidebar() {
                 </div>
                 <ul className="nav-list nav-sublist">
                   {item.areas.map((area) => (
-                    <Entry key={area.path} area={area} />
+                    <Entry key={area.path} area={area} active={area.path === current} />
                   ))}
                 </ul>
               </li>

@@ -4,6 +4,14 @@ import { assertAbsolutePath, assertIntegerRange, assertName, fail, formatUrl, pa
 
 export const INPUT_SCHEMES = ['udp', 'rtp', 'srt', 'rist', 'tcp', 'rtmp', 'rtmps', 'rtsp', 'rtsps', 'http', 'https', 'file'] as const;
 
+/** Live MPEG-TS transports: probed for a bounded time (see LIVE_PROBE_SECONDS). */
+const LIVE_TRANSPORTS = new Set(['udp', 'rtp', 'srt', 'rist', 'tcp']);
+
+/** Does this input read a live MPEG-TS transport (probed by LIVE_PROBE_SECONDS)? */
+export function isLiveTransport(scheme: string): boolean {
+  return LIVE_TRANSPORTS.has(scheme.toLowerCase());
+}
+
 /** Schemes whose URL carries the access token as `token=<value>`. */
 const TOKEN_SCHEMES = new Set(['http', 'https', 'rtmp', 'rtmps', 'rtsp', 'rtsps']);
 
@@ -26,15 +34,37 @@ function withToken(url: ParsedUrl, token: string): ParsedUrl {
 }
 
 /**
- * Probing of a live MPEG-TS transport (udp, rtp, srt, rist, tcp). ffmpeg 5.1's MPEG-TS demuxer
- * says streams may appear later, so probing always runs the whole analyzeduration (5 s by default)
- * before the first packet goes out: a UDP relay's start took 5.3–5.5 s here. One second still sees
- * a keyframe's SPS of a stream with a GOP of up to a second wherever it is joined (half a second
- * did not: a relay joining mid-GOP ended with "dimensions not set" in 3 of 6 starts); the first
- * output packet then comes 1.3–1.4 s after the start. A longer GOP may need a restart (the
- * supervisor's), which the job log shows.
+ * Probing of a live MPEG-TS transport (udp, rtp, srt, rist, tcp): how long ffmpeg reads the input
+ * to find its streams before anything goes out. ffmpeg 5.1's MPEG-TS demuxer says streams may appear
+ * later, so probing always runs the whole analyzeduration (5 s by default: a UDP relay's start took
+ * 5.3–5.5 s here).
+ *
+ * The steps a job climbs (engine/job-runner.ts): a command starts at the first step its outputs
+ * allow (see `buildFfmpegArgs`), and a process that ends because probing found too little
+ * (`probe_incomplete`: "dimensions not set", no stream at all ...) is started again at once one
+ * step up, without using a restart attempt.
+ * - 0.3 s: enough for the PMT and the audio parameters; the video's size may still be unknown,
+ *   which a single MPEG-TS output written without tee does not need (the muxer takes streams of
+ *   unknown size), nor does encoded video (the encoder learns the size from the first frame).
+ * - 1 s: sees a keyframe's SPS of a stream with a GOP of up to a second wherever it is joined (half
+ *   a second did not: a relay joining mid-GOP ended with "dimensions not set" in 3 of 6 starts, 6 of
+ *   10 in a later run): what copied video needs in a tee muxer, FLV or MP4.
+ * - 2.5 s and 5 s: longer GOPs.
+ * The probe size grows with the duration (50 Mbit/s worth), so a high bitrate stream is not cut short
+ * by bytes before the time is up.
  */
-export const LIVE_TS_PROBE_ARGS = ['-analyzeduration', '1000000', '-probesize', '2000000'] as const;
+export const LIVE_PROBE_SECONDS = [0.3, 1, 2.5, 5] as const;
+
+/** `-analyzeduration` and `-probesize` for a live transport probed for `seconds`. */
+export function liveProbeArgs(seconds: number): string[] {
+  const probeSize = Math.max(2_000_000, Math.round((seconds * 50_000_000) / 8));
+  return ['-analyzeduration', String(Math.round(seconds * MICROSECONDS)), '-probesize', String(probeSize)];
+}
+
+/** The probe a context asks for (1 s when it says nothing). */
+function probeArgsOf(ctx: InputContext): string[] {
+  return liveProbeArgs(ctx.probeSeconds ?? LIVE_PROBE_SECONDS[1]);
+}
 
 /**
  * `uri` inputs: udp, rtp, srt (caller and listener), rist, tcp, rtmp(s), rtsp(s), http(s) incl.
@@ -72,7 +102,7 @@ export function buildUriInput(input: UriInput, ctx: InputContext): BuiltInput {
   }
 
   const options: string[] = ['-thread_queue_size', '1024'];
-  if (['udp', 'rtp', 'srt', 'rist', 'tcp'].includes(url.scheme)) options.push(...LIVE_TS_PROBE_ARGS);
+  if (isLiveTransport(url.scheme)) options.push(...probeArgsOf(ctx));
   switch (url.scheme) {
     case 'udp':
       url = withQueryDefaults(url, [
@@ -129,5 +159,5 @@ export function buildSrtBridgeInput(input: InputSpec, ctx: InputContext, udpPort
   const query = [`fifo_size=${UDP_FIFO_PACKETS}`, 'overrun_nonfatal=1', `buffer_size=${UDP_SOCKET_BUFFER_BYTES}`];
   if (!listener) query.push(`timeout=${Math.round(ctx.ioTimeoutSeconds * MICROSECONDS)}`);
   const pre = input.videoDecoder ? ['-c:v', assertName(input.videoDecoder, 'Video decoder')] : [];
-  return { args: [...pre, '-thread_queue_size', '1024', ...LIVE_TS_PROBE_ARGS, '-i', `udp://127.0.0.1:${port}?${query.join('&')}`], inputCount: 1, programPrefix: native.programPrefix };
+  return { args: [...pre, '-thread_queue_size', '1024', ...probeArgsOf(ctx), '-i', `udp://127.0.0.1:${port}?${query.join('&')}`], inputCount: 1, programPrefix: native.programPrefix };
 }

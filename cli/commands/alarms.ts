@@ -1,0 +1,106 @@
+import { type Command } from 'commander';
+import { createElement } from 'react';
+import { unwrap, type Schemas } from '../../openapi/client/index.ts';
+import { readObjectFile } from '../body-file.ts';
+import { contextOf } from '../context.ts';
+import { formatTime, printJson, printLine, terminalWidth } from '../output.ts';
+import { integer } from '../parsers.ts';
+import type { Column } from '../ui/table.tsx';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+async function printTable<Row>(columns: Column<Row>[], rows: Row[], empty: string, footer?: string): Promise<void> {
+  const [{ renderToString }, { Table }] = await Promise.all([import('ink'), import('../ui/table.tsx')]);
+  const width = terminalWidth();
+  const text = renderToString(createElement(Table<Row>, { columns, rows, empty, footer, maxWidth: width }), { columns: width ?? 1000 });
+  process.stdout.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+}
+
+const cardColumns: Column<Schemas['AlarmCard']>[] = [
+  { header: 'ID', value: (c) => String(c.jobId), align: 'right' },
+  { header: 'JOB', value: (c) => c.jobName },
+  { header: 'TYPE', value: (c) => c.jobType },
+  { header: 'ALARM', value: (c) => (c.alarmed ? 'on' : 'off'), color: (c) => (c.alarmed ? 'green' : undefined) },
+  { header: 'E-MAILS', value: (c) => String(c.sentEmailAlarmCount), align: 'right' },
+  { header: 'SMS', value: (c) => String(c.sentSmsAlarmCount), align: 'right' },
+];
+
+const historyColumns: Column<Schemas['SentAlarm']>[] = [
+  { header: 'TIME', value: (a) => formatTime(a.time) },
+  { header: 'TYPE', value: (a) => a.type },
+  { header: 'JOB / RESOURCE', value: (a) => (a.jobId ? `${a.jobName} (id:${a.jobId})` : (a.resource ?? '--')) },
+  { header: 'ALARM', value: (a) => a.alarm },
+  { header: 'DELIVERIES', value: (a) => a.deliveries.map((d) => `${d.channel} ${d.recipient} ${d.status}`).join(', ') || '--', color: (a) => (a.deliveries.some((d) => d.status !== 'SENT') ? 'yellow' : undefined) },
+  { header: 'CAUSE', value: (a) => a.cause ?? '--' },
+];
+
+/** `mediaplane alarms list|history|settings get|settings set --file f|test-email <address>` (spec 03 Alarms). */
+export function registerAlarmCommands(program: Command): void {
+  const alarms = program.command('alarms').description('Job and system alarms: cards, sent alarms, general settings');
+
+  alarms
+    .command('list')
+    .description('Alarmed jobs with their sent e-mail and SMS counts (listAlarmCards)')
+    .option('--page <n>', 'page number, from 1', integer)
+    .option('--size <n>', 'cards per page (default 8)', integer)
+    .option('--json', "print the API's JSON")
+    .action(async (options: JsonOption & { page?: number; size?: number }, command: Command) => {
+      const { client } = contextOf(command);
+      const page = await unwrap(client.GET('/api/alarms', { params: { query: { page: options.page, size: options.size ?? 100 } } }));
+      if (options.json) return printJson(page);
+      await printTable(cardColumns, page.items, 'Alarms were not', `Total: ${page.total}`);
+    });
+
+  alarms
+    .command('history')
+    .description('Sent alarms with their deliveries, newest first (listSentAlarms)')
+    .option('--page <n>', 'page number, from 1', integer)
+    .option('--size <n>', 'alarms per page (default 25)', integer)
+    .option('--order <order>', 'by date: asc or desc (default desc)')
+    .option('--job <id>', 'only the alarms of this job', integer)
+    .option('--json', "print the API's JSON")
+    .action(async (options: JsonOption & { page?: number; size?: number; order?: 'asc' | 'desc'; job?: number }, command: Command) => {
+      const { client } = contextOf(command);
+      const page = await unwrap(client.GET('/api/alarms/history', { params: { query: { page: options.page, size: options.size, order: options.order, jobId: options.job } } }));
+      if (options.json) return printJson(page);
+      await printTable(historyColumns, page.items, page.total === 0 ? 'No alarms sent' : 'No entries for the page', `Total: ${page.total}`);
+    });
+
+  const settings = alarms.command('settings').description('General settings: job alarm defaults, e-mail server, SMS provider');
+  settings
+    .command('get')
+    .description('Show the general settings (getAlarmSettings); passwords are never shown')
+    .option('--json', "print the API's JSON")
+    .action(async (options: JsonOption, command: Command) => {
+      const { client } = contextOf(command);
+      const current = await unwrap(client.GET('/api/alarms/settings'));
+      if (options.json) return printJson(current);
+      printLine((await import('yaml')).stringify(current).trimEnd());
+    });
+  settings
+    .command('set')
+    .description('Change the general settings (updateAlarmSettings) from a JSON or YAML file with general, emailServer and/or smsProvider')
+    .requiredOption('--file <path>', 'the file; - reads stdin')
+    .option('--json', "print the API's JSON of the result")
+    .action(async (options: JsonOption & { file: string }, command: Command) => {
+      const { client } = contextOf(command);
+      const body = (await readObjectFile(options.file, 'alarm settings')) as Schemas['AlarmSettingsUpdate'];
+      const updated = await unwrap(client.PUT('/api/alarms/settings', { body }));
+      if (options.json) return printJson(updated);
+      printLine('Alarm settings updated.');
+    });
+
+  alarms
+    .command('test-email')
+    .description('Send a test mail through the e-mail server settings now (sendTestEmail)')
+    .argument('<address>', 'where to send it')
+    .option('--json', "print the API's JSON of the result")
+    .action(async (address: string, options: JsonOption, command: Command) => {
+      const { client } = contextOf(command);
+      const result = await unwrap(client.POST('/api/alarms/test-email', { body: { address } }));
+      if (options.json) return printJson(result);
+      printLine(`Test mail sent to ${address} (${result.messageId}).`);
+    });
+}

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserPermissionMap } from '../../openapi/permissions.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { client, encodingBody, insertPreset, jobPermission, relayBody, userWith, writeOf, type ErrorBody, type Job } from './jobs-api-support.ts';
+
+/**
+ * Spec 01 §6 on the jobs API: what EDIT, VIEW_EDIT, VIEW_ON_OFF, VIEW_RESTART, VIEW_DELETE and VIEW
+ * alone let a user do to relays and their templates; ADMIN-only features; the alarm switch; new
+ * outputs needing the full EDIT; "Update & Restart" needing the restart permission.
+ */
+let app: TestApp;
+let admin: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = client(app, (await userWith(app, 'admin', {}, 'ADMIN')).cookie, 'relay');
+});
+afterAll(() => app.close());
+
+type Action = { name: string; run: (user: ReturnType<typeof client>) => Promise<{ status: number; body: unknown }> };
+
+/** Each action on objects made for it by the admin, so one user's delete does not take another's job. */
+const actions: Action[] = [
+  { name: 'list', run: (u) => u.call('GET', '') },
+  { name: 'get', run: async (u) => u.call('GET', `/${(await admin.create(relayBody('get'))).id}`) },
+  { name: 'listTemplates', run: (u) => u.call('GET', '/templates') },
+  { name: 'getTemplate', run: async (u) => u.call('GET', `/templates/${(await template()).id}`) },
+  { name: 'create', run: (u) => u.call('POST', '', relayBody('created', { outputs: [] })) },
+  {
+    name: 'update',
+    run: async (u) => {
+      const job = await admin.create(relayBody('update'));
+      return u.call('PUT', `/${job.id}`, writeOf(job, { name: 'updated' }));
+    },
+  },
+  { name: 'start', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('start'))).id}/start`) },
+  { name: 'stop', run: async (u) => u.call('POST', `/${(await running()).id}/stop`) },
+  { name: 'restart', run: async (u) => u.call('POST', `/${(await running()).id}/restart`, { mode: 'hard' }) },
+  { name: 'delete', run: async (u) => u.call('DELETE', `/${(await admin.create(relayBody('delete'))).id}`) },
+  { name: 'addComment', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('comment'))).id}/comments`, { type: 'NOTICE', comment: 'hello' }) },
+  {
+    name: 'deleteComment',
+    run: async (u) => {
+      const job = await admin.create(relayBody('uncomment'));
+      const comment = await admin.call<{ id: number }>('POST', `/${job.id}/comments`, { type: 'NOTICE', comment: 'bye' });
+      return u.call('DELETE', `/${job.id}/comments/${comment.body.id}`);
+    },
+  },
+  { name: 'createTemplate', run: (u) => u.call('POST', '/templates', relayBody('template')) },
+  {
+    name: 'updateTemplate',
+    run: async (u) => {
+      const job = await template();
+      return u.call('PUT', `/templates/${job.id}`, writeOf(job, { name: 'renamed' }));
+    },
+  },
+  { name: 'deleteTemplate', run: async (u) => u.call('DELETE', `/templates/${(await template()).id}`) },
+  { name: 'saveAsTemplate', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('save'))).id}/template`, { templateType: 'CREATE', name: 'saved' }) },
+  { name: 'createFromTemplate', run: async (u) => u.call('POST', `/templates/${(await template()).id}/jobs`, { name: 'from template' }) },
+  { name: 'bulk start', run: async (u) => u.call('POST', '/bulk', { action: 'start', ids: [(await admin.create(relayBody('bulk'))).id] }) },
+  { name: 'bulk hard_restart', run: async (u) => u.call('POST', '/bulk', { action: 'hard_restart', ids: [(await running()).id] }) },
+  { name: 'bulk delete', run: async (u) => u.call('POST', '/bulk', { action: 'delete', ids: [(await admin.create(relayBody('bulk'))).id] }) },
+];
+
+async function template(): Promise<Job> {
+  return (await admin.call<Job>('POST', '/templates', relayBody('a template'))).body;
+}
+
+async function running(): Promise<Job> {
+  const job = await admin.create(relayBody('running'));
+  return (await admin.call<Job>('POST', `/${job.id}/start`)).body;
+}
+
+const ALL = actions.map((a) => a.name);
+const VIEW = ['list', 'get', 'listTemplates', 'getTemplate'];
+
+/** Spec 01 §6, the actions each permission allows (the rest answer 403). */
+const matrix: Array<{ who: string; permissions: UserPermissionMap; allowed: string[] }> = [
+  { who: 'EDIT', permissions: jobPermission('relay', 'EDIT'), allowed: ALL },
+  {
+    who: 'VIEW_EDIT',
+    permissions: jobPermission('relay', 'VIEW', { viewEdit: true }),
+    allowed: [...VIEW, 'create', 'update', 'start', 'stop', 'addComment', 'deleteComment', 'updateTemplate', 'createFromTemplate', 'bulk start'],
+  },
+  { who: 'VIEW_ON_OFF', permissions: jobPermission('relay', 'VIEW', { viewOnOff: true }), allowed: [...VIEW, 'start', 'stop', 'bulk start'] },
+  { who: 'VIEW_RESTART', permissions: jobPermission('relay', 'VIEW', { viewRestart: true }), allowed: [...VIEW, 'restart', 'bulk hard_restart'] },
+  { who: 'VIEW_DELETE', permissions: jobPermission('relay', 'VIEW', { viewDelete: true }), allowed: [...VIEW, 'delete', 'deleteTemplate', 'bulk delete'] },
+  { who: 'VIEW', permissions: jobPermission('relay', 'VIEW'), allowed: VIEW },
+  { who: 'VIEW_LOG', permissions: jobPermission('relay', 'VIEW', { viewLog: true }), allowed: VIEW },
+  { who: 'ENCODING_EDIT only', permissions: jobPermission('encoding', 'EDIT'), allowed: [] },
+];
+
+describe('the permission matrix on /api/relays', () => {
+  it.each(matrix)('$who', async ({ who, permissions, allowed }) => {
+    const user = client(app, (await userWith(app, `user-${who.replace(/\W+/g, '-').toLowerCase()}`, permissions)).cookie, 'relay');
+    const outcome: Record<string, string> = {};
+    for (const action of actions) {
+      const { status, body } = await action.run(user);
+      outcome[action.name] = status === 403 ? `403 ${(body as ErrorBody).code}` : status < 300 ? 'allowed' : `${status} ${JSON.stringify(body)}`;
+    }
+    expect(outcome).toEqual(Object.fromEntries(actions.map((a) => [a.name, allowed.includes(a.name) ? 'allowed' : '403 FORBIDDEN'])));
+  });
+});
+
+describe('403 bodies', () => {
+  it('name the permissions an operation needs', async () => {
+    const viewer = client(app, (await userWith(app, 'viewer', jobPermission('relay', 'VIEW'))).cookie, 'relay');
+    const job = await admin.create(relayBody('guarded'));
+    expect((await viewer.call('DELETE', `/${job.id}`)).body).toMatchObject({ code: 'FORBIDDEN', message: 'You need RELAY_EDIT or RELAY_VIEW_DELETE to do this.' });
+    expect((await viewer.call('POST', `/${job.id}/start`)).body).toMatchObject({ message: 'You need RELAY_EDIT or RELAY_VIEW_EDIT or RELAY_VIEW_ON_OFF to do this.' });
+    expect((await viewer.call('POST', '/bulk', { action: 'delete', ids: [job.id] })).body).toMatchObject({ code: 'FORBIDDEN', message: 'action delete: needs RELAY_EDIT or RELAY_VIEW_DELETE.' });
+    expect((await admin.get(job.id)).id).toBe(job.id);
+  });
+
+  it('VIEW_EDIT may add and edit a job but not add outputs', async () => {
+    const editor = client(app, (await userWith(app, 'view-editor', jobPermission('relay', 'VIEW', { viewEdit: true }))).cookie, 'relay');
+    const withOutputs = await editor.call<ErrorBody>('POST', '', relayBody('With outputs'));
+    expect(withOutputs).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', message: 'outputs: adding outputs needs RELAY_EDIT.' } });
+    const job = await admin.create(relayBody('Edited by a viewer'));
+    const edited = await editor.call<Job>('PUT', `/${job.id}`, writeOf(job, { outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:5999' }] }));
+    expect(edited.status).toBe(200);
+    const added = await editor.call<ErrorBody>('PUT', `/${job.id}`, writeOf(edited.body, { outputs: [...edited.body.outputs, { type: 'udp', uri: 'udp://127.0.0.1:6001' }] }));
+    expect(added).toMatchObject({ status: 403, body: { message: 'outputs: adding outputs needs RELAY_EDIT.' } });
+    expect((await admin.get(job.id)).outputs).toHaveLength(1);
+  });
+
+  it('"Update & Restart" needs the restart permission too', async () => {
+    const editor = client(app, (await userWith(app, 'editor-no-restart', jobPermission('relay', 'VIEW', { viewEdit: true }))).cookie, 'relay');
+    const job = await running();
+    const refused = await editor.call<ErrorBody>('PUT', `/${job.id}?restart=true`, writeOf(job, { restartAttempts: 2 }));
+    expect(refused).toMatchObject({ status: 403, body: { message: 'restart: Update & Restart needs RELAY_EDIT or RELAY_VIEW_RESTART.' } });
+    expect((await admin.get(job.id)).restartAttempts).toBe(10);
+    const both = client(app, (await userWith(app, 'editor-restart', jobPermission('relay', 'VIEW', { viewEdit: true, viewRestart: true }))).cookie, 'relay');
+    expect((await both.call('PUT', `/${job.id}?restart=true`, writeOf(job, { restartAttempts: 2 }))).status).toBe(200);
+  });
+
+  it('only an ADMIN may change features', async () => {
+    const editor = client(app, (await userWith(app, 'full-editor', jobPermission('relay', 'EDIT'))).cookie, 'relay');
+    const features = [{ name: 'staleTimeoutSeconds', value: '30' }];
+    const refused = await editor.call<ErrorBody>('POST', '', relayBody('Featured', { features }));
+    expect(refused).toMatchObject({ status: 403, body: { code: 'FORBIDDEN', message: 'features: only an ADMIN may change the features of a relay.' } });
+    const job = await admin.create(relayBody('Featured by admin', { features }));
+    expect(job.features).toEqual([{ name: 'staleTimeoutSeconds', value: '30', status: true, global: false }]);
+    // The editor may change other fields and keeps the features as they are ...
+    expect((await editor.call('PUT', `/${job.id}`, writeOf(job, { restartAttempts: 3 }))).status).toBe(200);
+    // ... but not the features.
+    const changed = await editor.call<ErrorBody>('PUT', `/${job.id}`, writeOf(job, { features: [] }));
+    expect(changed.status).toBe(403);
+    expect((await admin.get(job.id)).features).toHaveLength(1);
+    expect((await app.request('/api/job-features', { cookie: (await userWith(app, 'not-admin', jobPermission('relay', 'EDIT'))).cookie })).status).toBe(403);
+  });
+
+  it('only ALARMS_EDIT may change the alarm switch', async () => {
+    const alarmsViewer = client(app, (await userWith(app, 'alarms-viewer', { ...jobPermission('relay', 'EDIT'), alarms: { level: 'ALARMS_VIEW', hide: false } })).cookie, 'relay');
+    const refused = await alarmsViewer.call<ErrorBody>('POST', '', relayBody('Alarmed', { alarmed: true }));
+    expect(refused).toMatchObject({ status: 403, body: { message: 'alarmed: changing the alarm switch needs ALARMS_EDIT.' } });
+    expect((await alarmsViewer.call('POST', '', relayBody('Not alarmed', { alarmed: false }))).status).toBe(201);
+    const alarmsEditor = client(app, (await userWith(app, 'alarms-editor', { ...jobPermission('relay', 'EDIT'), alarms: { level: 'ALARMS_EDIT', hide: false } })).cookie, 'relay');
+    const alarmed = await alarmsEditor.call<Job>('POST', '', relayBody('Alarmed', { alarmed: true }));
+    expect(alarmed.body).toMatchObject({ alarmed: true });
+    // Keeping the switch as it is is no change.
+    expect((await alarmsViewer.call('PUT', `/${alarmed.body.id}`, writeOf(alarmed.body, { name: 'Still alarmed' }))).status).toBe(200);
+  });
+});
+
+describe('endpoints and encodings', () => {
+  it('reads endpoints with ENCODING_VIEW, writes them with ENCODING_EDIT', async () => {
+    const viewer = await userWith(app, 'enc-viewer', jobPermission('encoding', 'VIEW'));
+    const editor = await userWith(app, 'enc-editor', jobPermission('encoding', 'EDIT'));
+    const relayEditor = await userWith(app, 'relay-editor', jobPermission('relay', 'EDIT'));
+    const endpoints = { runproxUrl: 'http://runprox.local', astraUrl: 'http://astra.local' };
+    expect((await app.request('/api/endpoints', { cookie: viewer.cookie })).status).toBe(200);
+    expect((await app.request('/api/endpoints', { method: 'PUT', cookie: viewer.cookie, json: endpoints })).status).toBe(403);
+    expect((await app.request('/api/endpoints', { method: 'PUT', cookie: editor.cookie, json: endpoints })).status).toBe(200);
+    expect((await app.request('/api/endpoints', { cookie: relayEditor.cookie })).status).toBe(403);
+  });
+
+  it('keeps the encoding permissions to encodings', async () => {
+    const preset = await insertPreset(app, 'perm preset');
+    const encodingEditor = client(app, (await userWith(app, 'only-encodings', jobPermission('encoding', 'VIEW', { viewEdit: true }))).cookie, 'encoding');
+    expect((await encodingEditor.call('POST', '', encodingBody('Mine', preset, { outputs: [] }))).status).toBe(201);
+    expect((await encodingEditor.call<ErrorBody>('POST', '', encodingBody('Mine too', preset))).body).toMatchObject({ message: 'outputs: adding outputs needs ENCODING_EDIT.' });
+  });
+});
