@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response, Router } from 'express';
+import { Router as createRouter, type NextFunction, type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { OperationDef } from '../../openapi/operation.ts';
 import { can, type ClientInfo, type Principal } from '../auth/principal.ts';
@@ -72,6 +72,18 @@ export function authorize(op: OperationDef, principal: Principal | undefined): v
   if (!can(principal, ...rule.anyOf)) throw new ForbiddenError(`You need ${rule.anyOf.join(' or ')} to do this.`);
 }
 
+/**
+ * The JSON body of a response. A frozen result is one a service hands out again and again unchanged
+ * (a list page answered from memory): it is serialized once, and every request after sends the bytes.
+ */
+const serializedOnce = new WeakMap<object, Buffer>();
+function jsonBody(result: unknown): Buffer | string {
+  if (result === null || typeof result !== 'object' || !Object.isFrozen(result)) return JSON.stringify(result) ?? '';
+  let body = serializedOnce.get(result);
+  if (!body) serializedOnce.set(result, (body = Buffer.from(JSON.stringify(result))));
+  return body;
+}
+
 function expressPath(openapiPath: string): string {
   return openapiPath.replace(/\{(\w+)\}/g, ':$1');
 }
@@ -83,17 +95,28 @@ function successStatus(op: OperationDef): number {
 /**
  * Mount the implementations on the router: authorize, validate params, query and body with the
  * contract's zod schemas (400 with every issue and its field path), call the handler, send.
- * Literal paths are mounted before templated ones so `/users/histories` is not read as `/users/{id}`.
+ * Each area (`/api/relays`, `/api/users` ...) gets a router of its own, so a request is matched
+ * against its area's operations only, not against all of them in turn. Within an area literal paths
+ * are mounted before templated ones so `/users/histories` is not read as `/users/{id}`.
  */
 export function mountOperations(router: Router, operations: readonly OperationDef[], implementations: readonly Implementation[]): void {
   const byId = new Map(implementations.map((impl) => [impl.op.operationId, impl]));
   const missing = operations.filter((op) => !byId.has(op.operationId)).map((op) => op.operationId);
   if (missing.length) throw new Error(`operations without an implementation: ${missing.join(', ')}`);
   const ordered = [...operations].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+  const areas = new Map<string, Router>();
   for (const op of ordered) {
     const impl = byId.get(op.operationId) as Implementation;
     const status = successStatus(op);
-    router[op.method](expressPath(op.path), async (req: Request, res: Response, next: NextFunction) => {
+    const area = /^\/api\/[^/{}]+/.exec(op.path)?.[0];
+    if (!area) throw new Error(`${op.operationId}: a path must start with /api/<area>, not ${op.path}`);
+    let areaRouter = areas.get(area);
+    if (!areaRouter) {
+      areaRouter = createRouter();
+      areas.set(area, areaRouter);
+      router.use(area, areaRouter);
+    }
+    areaRouter[op.method](expressPath(op.path.slice(area.length)) || '/', async (req: Request, res: Response, next: NextFunction) => {
       try {
         const principal = res.locals.principal as Principal | undefined;
         authorize(op, principal);
@@ -103,7 +126,7 @@ export function mountOperations(router: Router, operations: readonly OperationDe
         const body = parse(op.body, req.body, 'body', issues);
         if (issues.length) throw new ValidationError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
         const result = await impl.handler({ params, query, body, principal: principal as Principal, client: res.locals.client as ClientInfo, req, res } as OperationInput<OperationDef>);
-        if (!res.headersSent && !res.writableEnded) res.status(status).json(result);
+        if (!res.headersSent && !res.writableEnded) res.status(status).type('application/json').send(jsonBody(result));
       } catch (error) {
         next(error);
       }

@@ -1,8 +1,10 @@
+import { CredentialCache } from '../auth/credential-cache.ts';
 import { countryOf } from '../auth/geoip.ts';
 import { burnPasswordCheck, verifyPassword } from '../auth/passwords.ts';
 import { principalOf, type ClientInfo, type Principal } from '../auth/principal.ts';
 import { newSecret, sha256 } from '../auth/secrets.ts';
 import type { UserRow } from '../db/tables.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import { TooManyRequestsError, UnauthorizedError } from '../errors.ts';
 import type { LoginHistoryRepository } from '../repositories/login-history.repository.ts';
 import type { SessionsRepository } from '../repositories/sessions.repository.ts';
@@ -38,14 +40,31 @@ const TOUCH_EVERY_MS = 60_000;
 /** Touch at least four times per idle timeout, so a short timeout cannot end a session in use. */
 const TOUCHES_PER_IDLE_TIMEOUT = 4;
 
+/** Topics whose events may change what a credential resolves to. */
+const CREDENTIAL_TOPICS = new Set(['users', 'tokens']);
+
 export class AuthService {
+  private readonly sessionCache = new CredentialCache<{ principal: Principal; expiresAt: Date }>();
+  private readonly tokenCache = new CredentialCache<Principal>();
+
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly tokens: TokensRepository,
     private readonly history: LoginHistoryRepository,
     private readonly policy: AuthPolicy,
-  ) {}
+    events?: EventBus,
+  ) {
+    events?.subscribe((event) => {
+      if (CREDENTIAL_TOPICS.has(event.topic)) this.forgetCredentials();
+    });
+  }
+
+  /** Drop every credential resolved a moment ago: the next request of each reads Postgres again. */
+  forgetCredentials(): void {
+    this.sessionCache.clear();
+    this.tokenCache.clear();
+  }
 
   get idleTimeoutSeconds(): number {
     return this.policy.sessionIdleMinutes * 60;
@@ -90,28 +109,41 @@ export class AuthService {
   }
 
   async logout(sessionId: string | undefined): Promise<void> {
-    if (sessionId) await this.sessions.delete(sha256(sessionId));
+    if (!sessionId) return;
+    const idHash = sha256(sessionId);
+    this.sessionCache.forget(idHash);
+    await this.sessions.delete(idHash);
   }
 
   /**
    * The principal behind a session cookie, or undefined when it is unknown, idle or expired.
-   * `touch: false` checks without counting as activity (a live stream re-checking its session).
+   * `touch: false` checks without counting as activity (a live stream re-checking its session), and
+   * always reads Postgres; a request reuses what its session resolved to a moment ago.
    */
   async principalForSession(sessionId: string, { touch = true }: { touch?: boolean } = {}): Promise<{ principal: Principal; expiresAt: Date } | undefined> {
     const idHash = sha256(sessionId);
+    const cached = touch ? this.sessionCache.get(idHash) : undefined;
+    if (cached && cached.expiresAt.getTime() > Date.now()) return cached;
     const found = await this.sessions.findActive(idHash, this.idleCutoff());
     if (!found || !found.user.enabled) return undefined;
     const touchEveryMs = Math.min(TOUCH_EVERY_MS, (this.policy.sessionIdleMinutes * 60_000) / TOUCHES_PER_IDLE_TIMEOUT);
     if (touch && Date.now() - found.lastSeenAt.getTime() > touchEveryMs) await this.sessions.touch(idHash);
-    return { principal: principalOf(found.user, 'session', idHash), expiresAt: found.expiresAt };
+    const resolved = { principal: principalOf(found.user, 'session', idHash), expiresAt: found.expiresAt };
+    if (touch) this.sessionCache.put(idHash, resolved);
+    return resolved;
   }
 
   /** The principal behind a personal API token (`Authorization: Bearer`). */
   async principalForToken(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Principal | undefined> {
-    const found = await this.tokens.findLive(sha256(token));
+    const tokenHash = sha256(token);
+    const cached = touch ? this.tokenCache.get(tokenHash) : undefined;
+    if (cached) return cached;
+    const found = await this.tokens.findLive(tokenHash);
     if (!found || !found.user.enabled) return undefined;
     if (touch && (!found.token.last_used_at || Date.now() - found.token.last_used_at.getTime() > TOUCH_EVERY_MS)) await this.tokens.touch(found.token.id);
-    return principalOf(found.user, 'token');
+    const principal = principalOf(found.user, 'token');
+    if (touch) this.tokenCache.put(tokenHash, principal);
+    return principal;
   }
 
   async purgeExpiredSessions(): Promise<number> {

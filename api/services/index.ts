@@ -41,12 +41,14 @@ export function createServices(db: Db, events: EventBus, options: ServiceOptions
   const history = new LoginHistoryRepository(db);
   const nodes = new NodesRepository(db);
   const settings = new SettingsRepository(db);
+  const auth = new AuthService(users, sessions, tokens, history, { ...DEFAULT_AUTH_POLICY, ...options.auth }, events);
+  const credentialsChanged = () => auth.forgetCredentials();
   return {
     events,
     nodes,
-    auth: new AuthService(users, sessions, tokens, history, { ...DEFAULT_AUTH_POLICY, ...options.auth }),
-    users: new UsersService(users, sessions, events),
-    tokens: new TokensService(tokens),
+    auth,
+    users: new UsersService(users, sessions, events, credentialsChanged),
+    tokens: new TokensService(tokens, events, credentialsChanged),
     loginHistory: new LoginHistoryService(history),
     admin: new AdminService(users, sessions),
     system: new SystemService(db, nodes, settings, options.devMode),

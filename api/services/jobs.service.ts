@@ -120,7 +120,8 @@ export class JobsService {
       this.cache.get(list, () => this.jobs.counts(kind, templates)),
       this.cache.get(`${list}:matching:${JSON.stringify(matchingKey)}`, () => this.jobs.countMatching(kind, templates, filter)),
     ]);
-    return { items: rows.map(summaryOf), total: matching ?? counts.total, page: query.page, size: query.size, counts };
+    // Frozen: the same page is handed out until PAGE_TTL_MS, and serialized once (api/http/operations.ts).
+    return Object.freeze({ items: rows.map(summaryOf), total: matching ?? counts.total, page: query.page, size: query.size, counts });
   }
 
   /** The rows of a page: chosen by the search, filters and sort (or as chosen a moment ago), read anew. */

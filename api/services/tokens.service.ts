@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { newSecret, sha256 } from '../auth/secrets.ts';
 import type { ApiTokenRow } from '../db/tables.ts';
 import { NotFoundError } from '../errors.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import type { TokensRepository } from '../repositories/tokens.repository.ts';
 
 type ApiTokenDto = z.infer<typeof ApiToken>;
@@ -22,7 +23,12 @@ function toDto(row: ApiTokenRow): ApiTokenDto {
 
 /** Personal API tokens: each acts with its user's permissions; the secret is shown once. */
 export class TokensService {
-  constructor(private readonly tokens: TokensRepository) {}
+  constructor(
+    private readonly tokens: TokensRepository,
+    private readonly events?: EventBus,
+    /** Called at a revocation, before the event goes out: this process's requests see it at once. */
+    private readonly credentialsChanged: () => void = () => {},
+  ) {}
 
   async list(principal: Principal): Promise<ApiTokenDto[]> {
     return (await this.tokens.listForUser(principal.userId)).map(toDto);
@@ -36,5 +42,8 @@ export class TokensService {
 
   async revoke(principal: Principal, id: number): Promise<void> {
     if (!(await this.tokens.revoke(principal.userId, id))) throw new NotFoundError('Token', id);
+    this.credentialsChanged();
+    // Every API process forgets what this token resolved to (no console receives this topic).
+    await this.events?.publish({ topic: 'tokens', type: 'revoked', id });
   }
 }

@@ -99,6 +99,8 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
     private readonly events: EventBus,
+    /** Called at every change, before the event goes out: this process's requests see it at once. */
+    private readonly credentialsChanged: () => void = () => {},
   ) {}
 
   async list(query: { search?: string; page: number; size: number; sort: 'username' | 'id'; order: 'asc' | 'desc'; enabled?: 'true' | 'false'; role?: string }) {
@@ -216,6 +218,7 @@ export class UsersService {
   }
 
   private changed(type: string, id: number): Promise<void> {
+    this.credentialsChanged();
     return this.events.publish({ topic: 'users', type, id });
   }
 }

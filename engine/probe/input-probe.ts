@@ -105,6 +105,8 @@ export function probeCommand(input: InputSpec, options: ProbeOptions & { timeout
 }
 
 let timeoutProgram: Promise<string | undefined> | undefined;
+/** How long an answer waits at most for a killed probe to be reaped. */
+const REAP_BOUND_MS = 250;
 
 /**
  * Does the input deliver media now? A URL or file is asked with ffprobe for its streams; an input
@@ -127,15 +129,22 @@ export async function probeInput(input: InputSpec, options: ProbeOptions = {}): 
     });
     const pid = child.pid;
     if (pid !== undefined) trackGroup(pid);
+    let timedOut = false;
+    let reapBound: NodeJS.Timeout | undefined;
     const done = (ok: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(reapBound);
       resolve(ok);
     };
+    // At the limit the group is killed and the answer waits for the probe to be gone (its 'close'),
+    // so a caller never sees a probe still running after the answer; one that cannot be reaped at
+    // once does not hold the answer back past REAP_BOUND_MS.
     const timer = setTimeout(() => {
+      timedOut = true;
       if (pid !== undefined) signalGroup(pid, 'SIGKILL');
-      done(false);
+      reapBound = setTimeout(() => done(false), REAP_BOUND_MS);
     }, timeoutMs);
     child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.once('error', () => done(false));
@@ -145,7 +154,7 @@ export async function probeInput(input: InputSpec, options: ProbeOptions = {}): 
         signalGroup(pid, 'SIGKILL');
         untrackGroup(pid);
       }
-      if (code !== 0) return done(false);
+      if (timedOut || code !== 0) return done(false);
       if (target.kind === 'args') return done(true);
       try {
         const streams = (JSON.parse(stdout) as { streams?: Array<{ codec_type?: string }> }).streams ?? [];

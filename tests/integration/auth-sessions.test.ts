@@ -78,6 +78,8 @@ describe('session timeouts', () => {
       .set({ expires_at: sql<Date>`now() - interval '1 second'` as never, last_seen_at: sql<Date>`now()` as never })
       .where('id_hash', '=', hashOf(cookie))
       .execute();
+    // The clock moved on by hours, not by the second a resolved session is kept for.
+    app.services.auth.forgetCredentials();
     expect(await sessionStatus(cookie)).toBe(401);
   });
 
@@ -104,6 +106,7 @@ describe('session timeouts', () => {
       .set({ last_seen_at: sql<Date>`now() - interval '50 seconds'` as never })
       .where('id_hash', '=', sha256(signedIn.sessionId))
       .execute();
+    auth.forgetCredentials(); // 50 s went by, not the second a resolved session is kept for
     expect(await auth.principalForSession(signedIn.sessionId)).toBeDefined();
     const row = await app.db.selectFrom('sessions').select('last_seen_at').where('id_hash', '=', sha256(signedIn.sessionId)).executeTakeFirstOrThrow();
     expect(Date.now() - row.last_seen_at.getTime()).toBeLessThan(30_000);
@@ -113,6 +116,7 @@ describe('session timeouts', () => {
       .set({ last_seen_at: sql<Date>`now() - interval '61 seconds'` as never })
       .where('id_hash', '=', sha256(signedIn.sessionId))
       .execute();
+    auth.forgetCredentials(); // a minute went by, not the second a resolved session is kept for
     expect(await auth.principalForSession(signedIn.sessionId)).toBeUndefined();
   });
 });

@@ -168,3 +168,20 @@ describe('POST /api/auth/token-login', () => {
     }
   });
 });
+
+describe('a token revoked by another API process', () => {
+  it('is refused here as soon as the revocation event arrives, not after its cached second', async () => {
+    const created = await createToken(viewerCookie, 'revoked elsewhere');
+    expect((await app.request('/api/users', { token: created.secret })).status).toBe(200);
+    // Another process revokes it: the row changes and the event arrives over LISTEN/NOTIFY.
+    await app.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', created.token.id).execute();
+    const arrived = new Promise<void>((resolve) => {
+      const stop = app.services.events.subscribe((event) => {
+        if (event.topic === 'tokens') (stop(), resolve());
+      });
+    });
+    await app.services.events.publish({ topic: 'tokens', type: 'revoked', id: created.token.id });
+    await arrived;
+    expect((await app.request('/api/users', { token: created.secret })).status).toBe(401);
+  });
+});
