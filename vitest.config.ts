@@ -10,6 +10,8 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     reporters: ['default', './tests/support/summary-reporter.ts'],
     testTimeout: 30_000,
+    // The Internet Connection check connects to a closed loopback port: test traffic stays on this machine.
+    env: { MEDIAPLANE_INTERNET_CHECK: '127.0.0.1:9' },
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'] } },

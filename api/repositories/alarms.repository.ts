@@ -2,6 +2,9 @@ import { sql, type ColumnType, type Generated, type Kysely, type Selectable } fr
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/tables.ts';
 
+/** How long a delivery is retried before it is FAILED (its alarm is a day old by then). */
+export const DELIVERY_GIVE_UP_MS = 24 * 3_600_000;
+
 /** The alarm tables (migration 20261126T090000-alarms), kept beside their only repository. */
 interface AlarmsTable {
   id: ColumnType<number, never, never>;
@@ -179,9 +182,13 @@ export class AlarmsRepository {
         .executeTakeFirst();
       if (!due) return undefined;
       const outcome = await send(due);
+      // Retried while the alarm is news: a server down for hours still gets it; one refused for a day is FAILED.
+      const givenUp = !outcome.ok && Date.now() - due.created_at.getTime() >= DELIVERY_GIVE_UP_MS;
       const update = outcome.ok
         ? { status: 'SENT' as const, attempts: due.attempts + 1, sent_at: new Date(), last_error: null }
-        : { attempts: due.attempts + 1, next_attempt_at: outcome.retryAt, last_error: outcome.error.slice(0, 2000) };
+        : givenUp
+          ? { status: 'FAILED' as const, attempts: due.attempts + 1, last_error: outcome.error.slice(0, 2000) }
+          : { attempts: due.attempts + 1, next_attempt_at: outcome.retryAt, last_error: outcome.error.slice(0, 2000) };
       await trx.updateTable('alarm_deliveries').set(update).where('id', '=', due.id).execute();
       return { ...due, ...update } as DeliveryRow;
     });

@@ -1,4 +1,3 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
 import type {
@@ -13,7 +12,8 @@ import type {
   SystemAlarmList,
   SystemAlarmUpdate,
 } from '../../openapi/schemas/alarms.ts';
-import { persistentValue, type DataPaths } from '../config.ts';
+import type { DataPaths } from '../config.ts';
+import { SecretsBox } from '../secrets-box.ts';
 import { AppError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Db } from '../db/database.ts';
 import { AlarmsRepository, type NewDelivery } from '../repositories/alarms.repository.ts';
@@ -53,33 +53,11 @@ export const SYSTEM_ALARMS: ReadonlyArray<Omit<SystemItem, 'email' | 'sms' | 'ra
 
 const KEYS = { general: 'alarms.general', email: 'alarms.email', sms: 'alarms.sms', system: 'alarms.system' } as const;
 
-/** AES-256-GCM with a key from MEDIAPLANE_SECRET_KEY or the data directory: passwords at rest. */
-export class SecretBox {
-  private readonly key: Buffer;
-  constructor(paths: DataPaths) {
-    const secret = process.env.MEDIAPLANE_SECRET_KEY ?? persistentValue(path.dirname(paths.logsDir), 'secret-key', () => randomBytes(32).toString('base64url'));
-    this.key = createHash('sha256').update(secret).digest();
-  }
-  seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64')).join('.');
-  }
-  open(sealed: string | undefined): string {
-    if (!sealed) return '';
-    const [iv, tag, data] = sealed.split('.').map((p) => Buffer.from(p, 'base64'));
-    const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-  }
-}
-
 export class AlarmsService {
   constructor(
     readonly repo: AlarmsRepository,
     readonly settings: SettingsRepository,
-    private readonly secrets: SecretBox,
+    private readonly secrets: SecretsBox,
   ) {}
 
   async defaults(): Promise<Defaults> {
@@ -118,13 +96,13 @@ export class AlarmsService {
 
   async smtpConfig(): Promise<SmtpConfig> {
     const e = await this.email();
-    return { host: e.emailSmtpHost, port: e.emailSmtpPort, secure: e.emailSecure, user: e.emailLogin, password: this.secrets.open(e.emailPasswordEncrypted), from: e.emailAddress };
+    return { host: e.emailSmtpHost, port: e.emailSmtpPort, secure: e.emailSecure, user: e.emailLogin, password: e.emailPasswordEncrypted ? this.secrets.open(e.emailPasswordEncrypted) : '', from: e.emailAddress };
   }
 
   async smsConfig(): Promise<SmsConfig & { rateLimit?: { amount: number; windowMs: number } }> {
     const s = await this.sms();
     const windowMs = s.numberOfTimeUnits * (s.timeUnit === 'HOURS' ? 3_600_000 : 60_000);
-    return { url: s.smsUrl, method: s.smsMethod, body: s.smsBody, login: s.smsLogin, password: this.secrets.open(s.smsPasswordEncrypted), rateLimit: windowMs > 0 ? { amount: s.amountOfSms, windowMs } : undefined };
+    return { url: s.smsUrl, method: s.smsMethod, body: s.smsBody, login: s.smsLogin, password: s.smsPasswordEncrypted ? this.secrets.open(s.smsPasswordEncrypted) : '', rateLimit: windowMs > 0 ? { amount: s.amountOfSms, windowMs } : undefined };
   }
 
   async sendTestEmail(address: string) {
@@ -232,5 +210,5 @@ export class AlarmsService {
 }
 
 export function createAlarmsService(db: Db, paths: DataPaths): AlarmsService {
-  return new AlarmsService(new AlarmsRepository(db), new SettingsRepository(db), new SecretBox(paths));
+  return new AlarmsService(new AlarmsRepository(db), new SettingsRepository(db), SecretsBox.fromDataDir(path.dirname(paths.logsDir)));
 }

@@ -16,7 +16,13 @@ const require = createRequire(import.meta.url);
 const CHECK_TIMEOUT_MS = 3000;
 /** The Internet check: a DNS lookup, then a TCP connect, each bounded to this. */
 const INTERNET_STEP_MS = 2000;
-const INTERNET_HOST = 'www.google.com';
+/** Where the Internet Connection row connects: MEDIAPLANE_INTERNET_CHECK as host:port (tests keep it on loopback). */
+const INTERNET_TARGET = 'www.google.com:443';
+
+function targetOf(text: string): { host: string; port: number } {
+  const match = /^(.+):(\d{1,5})$/.exec(text.trim());
+  return match ? { host: match[1].replace(/^\[|\]$/g, ''), port: Number(match[2]) } : { host: text.trim(), port: 443 };
+}
 
 /** The first non-empty line a program prints for `args` (stdout, else stderr); null when it is missing or fails. */
 export async function firstLine(command: string, args: string[], pick: (lines: string[]) => string | undefined = (l) => l[0]): Promise<string | null> {
@@ -85,7 +91,14 @@ function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
 
 /** The Diagnostic Check of spec 03: the versions of the server components, read on this machine. */
 export class DiagnosticsService {
-  constructor(private readonly db: Db) {}
+  private readonly internetTarget: { host: string; port: number };
+
+  constructor(
+    private readonly db: Db,
+    internetTarget = process.env.MEDIAPLANE_INTERNET_CHECK || INTERNET_TARGET,
+  ) {
+    this.internetTarget = targetOf(internetTarget);
+  }
 
   async report() {
     const [database, ffmpeg, nvidia, vainfo, dvbAdapters, dvblast, dvbv5, capture, ffprobe, ping, mtr, nft] = await Promise.all([
@@ -135,14 +148,14 @@ export class DiagnosticsService {
   }
 
   /** On when a well-known host resolves and accepts a TCP connection, each step bounded to 2 s. */
-  async internet(host = INTERNET_HOST) {
+  async internet(host = this.internetTarget.host, port = this.internetTarget.port) {
     const started = Date.now();
     const elapsedMs = () => Date.now() - started;
     const address = await within(lookup(host).then((r) => r.address), INTERNET_STEP_MS, null);
     if (!address) return { online: 'off' as const, detail: `${host} did not resolve within ${INTERNET_STEP_MS / 1000} s`, elapsedMs: elapsedMs() };
-    const ok = await connects(address, 443, INTERNET_STEP_MS);
+    const ok = await connects(address, port, INTERNET_STEP_MS);
     return ok
-      ? { online: 'on' as const, detail: `connected to ${host} (${address}) port 443`, elapsedMs: elapsedMs() }
-      : { online: 'off' as const, detail: `${host} (${address}) port 443 did not answer within ${INTERNET_STEP_MS / 1000} s`, elapsedMs: elapsedMs() };
+      ? { online: 'on' as const, detail: `connected to ${host} (${address}) port ${port}`, elapsedMs: elapsedMs() }
+      : { online: 'off' as const, detail: `${host} (${address}) port ${port} did not answer within ${INTERNET_STEP_MS / 1000} s`, elapsedMs: elapsedMs() };
   }
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
 /**
  * Bytes a process has read with read(2) and its kin so far (`rchar` of /proc/<pid>/io): for a job
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
  */
 export async function bytesReadByProcess(pid: number): Promise<number | undefined> {
   try {
-    const io = await readFile(`/proc/${pid}/io`, 'utf8');
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8'); // /proc: memory, not disk (see process-tree.ts)
     const m = /^rchar:\s*(\d+)$/m.exec(io);
     return m ? Number(m[1]) : undefined;
   } catch {

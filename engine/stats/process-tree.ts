@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU and memory of a job's process tree, read from /proc. Every job runs in its own process
@@ -70,27 +70,32 @@ const SCAN_REUSE_MS = 1_000;
 export function readProcTable(options: { fresh?: boolean } = {}): Promise<ProcTable> {
   const now = Date.now();
   if (!options.fresh && table && now - table.at < SCAN_REUSE_MS) return table.scan;
+  // Read synchronously: /proc is the kernel's memory, never a disk, and one read costs microseconds;
+  // the thread pool's round trips (open, stat, read, close per file) cost the control plane far more.
   const scan = (async () => {
     const uptimeSeconds = await secondsSinceBoot();
-    const names = await readdir('/proc');
-    const stats = await Promise.all(
-      names
-        .filter((n) => /^\d+$/.test(n))
-        .map(async (n) => {
-          try {
-            return parseProcStat(Number(n), await readFile(`/proc/${n}/stat`, 'utf8'));
-          } catch {
-            return undefined;
-          }
-        }),
-    );
-    return { entries: stats.filter((s): s is ProcEntry => s !== undefined), uptimeSeconds };
+    const entries: ProcEntry[] = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      const entry = readProcStat(Number(name));
+      if (entry) entries.push(entry);
+    }
+    return { entries, uptimeSeconds };
   })();
   table = { at: now, scan };
   scan.catch(() => {
     if (table?.scan === scan) table = undefined;
   });
   return scan;
+}
+
+/** One process's /proc/<pid>/stat; undefined when it has gone. */
+function readProcStat(pid: number): ProcEntry | undefined {
+  try {
+    return parseProcStat(pid, readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The processes of a process group (zombies excluded: they hold no resources and are gone once reaped). */
@@ -128,7 +133,7 @@ export async function sampleProcessGroup(pgid: number, options: { fresh?: boolea
 }
 
 async function secondsSinceBoot(): Promise<number> {
-  return Number.parseFloat((await readFile('/proc/uptime', 'utf8')).split(' ')[0]);
+  return Number.parseFloat(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
 }
 
 /**
@@ -171,7 +176,7 @@ export class CpuMeter {
       const { ticksPerSecond, pageSize } = systemClock();
       const [uptimeSeconds, ...stats] = await Promise.all([
         secondsSinceBoot(),
-        ...known.pids.map((pid) => readFile(`/proc/${pid}/stat`, 'utf8').then((text) => parseProcStat(pid, text), () => undefined)),
+        ...known.pids.map((pid) => readProcStat(pid)),
       ]);
       const members = (stats as Array<ProcEntry | undefined>).filter((e): e is ProcEntry => e !== undefined && e.pgid === this.pgid && e.state !== 'Z');
       if (members.length === known.pids.length) {
@@ -191,4 +196,4 @@ export class CpuMeter {
   }
 }
 
-const MEMBERS_RESCAN_MS = 10_000;
+const MEMBERS_RESCAN_MS = 30_000;

@@ -1,6 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { isIP } from 'node:net';
 import { findExecutable } from '../srt/srt-bridge.ts';
+import { NftSession } from './nft-session.ts';
 
 /**
  * Bytes of UDP flows counted by the kernel (nftables counters): what a UDP or RTP input receives and
@@ -77,6 +78,8 @@ export class KernelUdpCounters {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly flows = new Map<string, { refs: number; handle: number }>();
   private reading: { at: number; counts: Promise<Map<string, { packets: number; bytes: number }>> } | undefined;
+  /** Reads the counters without a spawn per read (nft-session.ts). */
+  private session: NftSession | undefined;
 
   constructor(private readonly options: { nftPath?: string; table?: string } = {}) {
     this.table = options.table ?? `${TABLE_PREFIX}${process.pid}`;
@@ -126,6 +129,8 @@ export class KernelUdpCounters {
           if (this.flows.size === 0) {
             // The last flow: the table goes with it.
             this.tableExists = false;
+            this.session?.close();
+            this.session = undefined;
             await run(nft, ['delete', 'table', 'inet', this.table]).catch(() => undefined);
             return;
           }
@@ -144,7 +149,8 @@ export class KernelUdpCounters {
       const map = new Map<string, { packets: number; bytes: number }>();
       const nft = await this.prepare();
       if (!nft || !this.tableExists) return map;
-      const json = JSON.parse(await run(nft, ['-j', 'list', 'counters', 'table', 'inet', this.table])) as { nftables?: Array<{ counter?: { name: string; packets: number; bytes: number } }> };
+      this.session ??= new NftSession(nft);
+      const json = JSON.parse(await this.session.request(`list counters table inet ${this.table}`)) as { nftables?: Array<{ counter?: { name: string; packets: number; bytes: number } }> };
       for (const entry of json.nftables ?? []) if (entry.counter) map.set(entry.counter.name, { packets: entry.counter.packets, bytes: entry.counter.bytes });
       return map;
     })().catch(() => new Map<string, { packets: number; bytes: number }>());
@@ -192,6 +198,8 @@ export class KernelUdpCounters {
     const nft = await this.ready;
     await this.serial(async () => {
       this.flows.clear();
+      this.session?.close();
+      this.session = undefined;
       if (nft && this.tableExists) await run(nft, ['delete', 'table', 'inet', this.table]).catch(() => undefined);
       this.tableExists = false;
     });

@@ -33,6 +33,12 @@ const uriText = z
   .refine((value) => !value.startsWith('-'), 'must not start with "-"')
   .refine((value) => !/[\r\n\0]/.test(value), 'must be on one line');
 
+/** The port of `scheme://host:port...` (IPv6 hosts in brackets); undefined when it has none. */
+function portOf(uri: string): number | undefined {
+  const port = /^[a-z][a-z0-9+.-]*:\/\/(?:\[[^\]]*\]|[^/:?#]*)(?::([^/?#]*))?/i.exec(uri)?.[1];
+  return port ? (/^\d{1,6}$/.test(port) ? Number(port) : Number.NaN) : undefined;
+}
+
 function schemeOf(uri: string): string | null {
   const match = /^([a-z][a-z0-9+.-]*):/i.exec(uri);
   return match ? match[1].toLowerCase() : null;
@@ -190,6 +196,12 @@ export const Output = z
     for (const [scheme, type] of [['udp', 'udp'], ['srt', 'srt'], ['tcp', 'tcp'], ['rtmp', 'rtmp']] as const) {
       if (o.type === type && o.uri && schemeOf(o.uri) !== scheme && !(type === 'rtmp' && schemeOf(o.uri) === 'rtmps')) issue('uri', `must start with ${scheme}://`);
     }
+    // UDP, TCP and SRT destinations are host:port (spec 01 §5: port 1–65536).
+    if ((o.type === 'udp' || o.type === 'tcp' || (o.type === 'srt' && !o.port)) && o.uri && schemeOf(o.uri) === o.type) {
+      const found = portOf(o.uri);
+      if (found === undefined) issue('uri', 'Port is required (host:port)');
+      else if (!(found >= 1 && found <= 65536)) issue('uri', 'Port must be between 1 and 65536');
+    }
   })
   .meta({ id: 'Output', description: 'A job output.' });
 
@@ -311,13 +323,15 @@ export function checkJobRules(job: JobFields, kind: 'relay' | 'encoding', ctx: z
     if (job.subtitles.filter((s) => s.default).length > 1) issue(['subtitles'], 'Only one subtitle may be the default');
     if (job.videoType !== 'VOD' && job.subtitles.some((s) => s.type === 'FILE' || s.type === 'URL')) issue(['subtitles'], 'Subtitle upload and URL are offered only for VOD');
     if (job.muxAudioAndVideo && job.outputs.some((o) => o.drmEnabled)) issue(['outputs'], 'DRM is unavailable with muxed audio and video');
-    if (job.videoResolution === 'CUSTOM' && (!job.width || !job.height)) issue(['width'], 'Custom width and height are required for a CUSTOM resolution');
+    if (job.videoResolution === 'CUSTOM' && !job.width) issue(['width'], 'Custom width is required for a CUSTOM resolution');
+    if (job.videoResolution === 'CUSTOM' && !job.height) issue(['height'], 'Custom height is required for a CUSTOM resolution');
     if (!job.relayVideo && !job.noVideo && !job.preset) issue(['preset'], 'Preset is required');
     if (job.adaptive) {
       if (job.profiles.length !== job.countOfProfiles) issue(['profiles'], `Adaptive needs ${job.countOfProfiles} profiles, ${job.profiles.length} given`);
       if (job.relayVideo) issue(['adaptive'], 'Adaptive profiles need the video to be encoded, not passed through');
     }
     const tracks = job.audioSetting.tracks;
+    if (tracks.length === 0 && !job.noSound && !job.audioSetting.audioDisabled) issue(['audioSetting', 'tracks'], 'At least one audio track is required');
     if (tracks.length > 1 && tracks.some((t) => t.source === 'AUTO' || t.source === 'ALL')) issue(['audioSetting', 'tracks'], 'More audio tracks cannot be added when the source is AUTO or ALL');
     if (tracks.length > 1 && job.muxAudioAndVideo) issue(['audioSetting', 'tracks'], 'More audio tracks cannot be added while muxing audio and video');
     if (job.replaceVideo && !job.replaceVideoFile) issue(['replaceVideoFile'], 'A replacement video file is required');

@@ -171,6 +171,47 @@ describe('console: monitor', () => {
     await logTable(admin).getByText(/^started pid \d+: ffmpeg /).first().waitFor();
   });
 
+  it('plays an encoding with 3 HLS profiles in the Monitor tab: the master playlist lists them, the video advances', async () => {
+    const audio = await api<{ id: number }>('POST', '/api/presets/audio', { name: 'monitor AAC', audioCodec: 'aac', audioBitrate: 64, channels: 2, sampleRate: 48000 });
+    const video = await api<{ id: number }>('POST', '/api/presets/video', { name: 'monitor x264', videoCodec: 'libx264', videoBitrate: 300, audioPreset: audio.id, advancedOption: true, videoCodecParameters: { preset: 'ultrafast' } });
+    const ladder = await api<{ id: number }>('POST', '/api/encodings', {
+      name: 'insight ladder',
+      node: nodeId,
+      input: { type: 'uri', uri: path.join(mediaDir, 'source.ts') },
+      outputs: [{ type: 'hls', uri: 'insights/ladder', adaptiveOptions: { segmentDuration: 1 } }],
+      preset: video.id,
+      adaptive: true,
+      countOfProfiles: 3,
+      profiles: [
+        { width: 320, height: 180, videoBitrate: 300, audioBitrate: 64 },
+        { width: 256, height: 144, videoBitrate: 200, audioBitrate: 64 },
+        { width: 160, height: 90, videoBitrate: 100, audioBitrate: 64 },
+      ],
+    });
+    await api('POST', `/api/encodings/${ladder.id}/start`);
+    try {
+      await waitFor(async () => (await stateOf(ladder.id)) === 'running', 'the encoding running', 30_000);
+      await admin.goto(`/my/encodings/edit/${ladder.id}#monitor`);
+      await admin.getByRole('tab', { name: 'Monitor' }).waitFor();
+      // Streaming is shown as "Transcoding" for an encoding (spec 01 §2.5).
+      await admin.getByTestId('job-status').filter({ hasText: 'Transcoding' }).first().waitFor({ timeout: 30_000 });
+      const output = admin.getByLabel('Output', { exact: true });
+      await output.waitFor();
+      expect(await output.locator('option').allInnerTexts()).toEqual(['Output 1 · HLS']);
+      const videoElement = admin.getByTestId('monitor-video');
+      await expect.poll(() => videoElement.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 60_000, interval: 250 }).toBeGreaterThan(1);
+      const at = await videoElement.evaluate((v: HTMLVideoElement) => v.currentTime);
+      await expect.poll(() => videoElement.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000, interval: 250 }).toBeGreaterThan(at + 0.5);
+      expect(await playerAlert(admin).count()).toBe(0);
+      // What the player reads: a master playlist with the three renditions at their sizes.
+      const master = await (await fetch(`${harness.url}/streams/insights/ladder/index.m3u8`)).text();
+      expect([...master.matchAll(/RESOLUTION=(\d+x\d+)/g)].map((m) => m[1]).sort()).toEqual(['160x90', '256x144', '320x180']);
+      await screenshot(admin, 'encoding-monitor-ladder');
+    } finally {
+      await api('POST', `/api/encodings/${ladder.id}/stop`);
+    }
+  }, 150_000);
+
   it('shows "Error code: {code}" with the message when the player fails, and lets it be dismissed', async () => {
     const stopped = await api<{ id: number }>('POST', '/api/relays', { name: 'never started', input: { type: 'uri', uri: path.join(mediaDir, 'source.ts') }, outputs: [{ type: 'hls', uri: 'insights/never' }] });
     await admin.goto(`/my/relays/edit/${stopped.id}#monitor`);

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -23,6 +24,9 @@ let bus: EventBus;
 let node: LocalNode;
 let dir: string;
 let nodeId: number;
+/** A live source: ffmpeg sending MPEG-TS to a UDP port on loopback, in real time, all along. */
+let sender: ChildProcess;
+let liveOutput: string;
 const ADMIN = { username: 'admin', password: 'admin-password-1' };
 const VIEWER = { username: 'relay-viewer', password: 'viewer-password-1' };
 const ids: Record<string, number> = {};
@@ -46,6 +50,21 @@ const namesIn = (table: Locator) => table.locator('tbody tr td:nth-child(3)').al
 const count = (page: Page, label: string) => page.locator('.list-counts .count').filter({ hasText: `${label}:` }).innerText();
 const dialog = (page: Page) => page.getByRole('dialog');
 
+/** The ffmpeg processes whose argv names this output URL (read from /proc). */
+function ffmpegPidsWriting(output: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (argv[0]?.endsWith('ffmpeg') && argv.some((arg) => arg.includes(output))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
 /** Wait until the list's names are these (the server answered the last search, filter or sort). */
 async function expectNames(table: Locator, names: string[]): Promise<void> {
   await expect.poll(() => namesIn(table).then((found) => found.map((n) => n.trim())), { timeout: 15_000 }).toEqual(names);
@@ -68,11 +87,14 @@ beforeAll(async () => {
   await createRelay('alpha-news', { type: 'udp', uri: 'udp://127.0.0.1:41001' });
   await createRelay('beta-sports', { type: 'srt', uri: 'srt://127.0.0.1:41002' });
   await createRelay('gamma-movies', { type: 'udp', uri: 'udp://127.0.0.1:41003' }, { videoType: 'VOD' });
+  const sourcePort = await freePort();
+  sender = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-stream_loop', '-1', '-i', source, '-c', 'copy', '-f', 'mpegts', `udp://127.0.0.1:${sourcePort}?pkt_size=1316`], { stdio: 'ignore' });
+  liveOutput = `udp://127.0.0.1:${await freePort()}`;
   const live = await api<Schemas['Job']>('POST', '/api/relays', {
     name: 'delta-live',
     node: nodeId,
-    input: { type: 'uri', uri: source },
-    outputs: [{ type: 'udp', uri: `udp://127.0.0.1:${await freePort()}` }],
+    input: { type: 'uri', uri: `udp://127.0.0.1:${sourcePort}` },
+    outputs: [{ type: 'udp', uri: liveOutput }],
   });
   ids['delta-live'] = live.id;
   await api('POST', `/api/relays/${ids['alpha-news']}/comments`, { type: 'CRITICAL', comment: 'The source drops at night' });
@@ -84,6 +106,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  sender?.kill('SIGKILL');
   await node?.stop();
   await bus?.stop();
   await harness?.close();
@@ -170,6 +193,16 @@ describe('console: relay list', () => {
     await expect.poll(() => count(admin, 'Active')).toBe('Active: 1');
     expect(await row.getByRole('button', { name: 'Hard restart relay delta-live' }).isEnabled()).toBe(true);
     expect(await row.getByRole('button', { name: 'Soft restart relay delta-live' }).isEnabled()).toBe(true);
+    expect(await row.locator('td').nth(8).innerText()).toBe('0');
+
+    // Its ffmpeg killed outright: the supervisor starts it again, and the Restarts cell counts it, live.
+    const killed = ffmpegPidsWriting(liveOutput);
+    expect(killed).toHaveLength(1);
+    process.kill(killed[0], 'SIGKILL');
+    await expect.poll(() => row.locator('td').nth(8).innerText(), { timeout: 30_000 }).toBe('1');
+    await row.getByTestId('job-status').filter({ hasText: 'Streaming' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => ffmpegPidsWriting(liveOutput).filter((pid) => pid !== killed[0]).length, { timeout: 30_000 }).toBe(1);
+    // (Its log is read in console-job-insights.test.ts, on a node writing where the API reads.)
 
     // Changed while running (through the API, as another console would): the hard restart becomes
     // the warning button that reloads.
@@ -303,6 +336,34 @@ describe('console: encoding list and endpoints', () => {
     await table.getByText('No encodings', { exact: true }).waitFor();
     await admin.getByRole('button', { name: 'Clear all filters' }).click();
     expect(encoding.id).toBeGreaterThan(0);
+  });
+
+  it('shows an ENCODING_VIEW user the eye icon, no usable switch and no bulk bar; the API refuses that user a start with 403', async () => {
+    const viewer = { username: 'encoding-viewer', password: 'viewer-password-2' };
+    await harness.app.createUser({ ...viewer, permissions: { encoding: { level: 'ENCODING_VIEW', hide: false } } });
+    const { page } = await harness.newPage();
+    await page.goto('/login');
+    await signIn(page, viewer.username, viewer.password);
+    await page.getByRole('link', { name: 'Encodings', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Encodings' });
+    const row = rowOf(table, 'hls-encrypted');
+    await row.waitFor();
+    const id = (await api<Schemas['JobPage']>('GET', '/api/encodings?search=hls-encrypted')).items[0].id;
+    expect(await row.getByRole('link', { name: 'View encoding hls-encrypted' }).getAttribute('href')).toBe(`/my/encodings/edit/${id}`);
+    expect(await table.getByRole('link', { name: /^Edit encoding/ }).count()).toBe(0);
+    expect(await row.getByRole('switch', { name: 'Encoding hls-encrypted on' }).isDisabled()).toBe(true);
+    expect(await table.getByRole('checkbox').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Bulk actions' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Add Transcoder' }).count()).toBe(0);
+    await screenshot(page, 'encodings-viewer');
+
+    // The server is the guard: the same user's start, asked directly, is refused.
+    const viewerCookie = await harness.app.signIn(viewer.username, viewer.password);
+    const refused = await harness.app.request(`/api/encodings/${id}/start`, { method: 'POST', cookie: viewerCookie });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await api<Schemas['Job']>('GET', `/api/encodings/${id}`)).active).toBe(false);
+    await page.context().close();
   });
 
   it('edits the two required integration endpoints under the Russian title', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../api/db/embedded.ts';
+import { DELIVERY_GIVE_UP_MS } from '../../api/repositories/alarms.repository.ts';
 import { AlarmDispatcher } from '../../api/services/alarm-dispatcher.ts';
 import { createAlarmsService, type AlarmsService } from '../../api/services/alarms.service.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
@@ -139,4 +140,25 @@ describe('alarm e-mails over SMTP', () => {
     expect(sent.attempts).toBeGreaterThanOrEqual(3);
     expect(inbox).toHaveLength(1);
   }, 60_000);
+
+  it('gives a delivery up as FAILED once it has been refused for a day, keeping the last error', async () => {
+    const port = await freePort();
+    await alarms.updateSettings({ emailServer: { emailAddress: 'mediaplane@example.test', emailSmtpHost: '127.0.0.1', emailSmtpPort: port, emailSecure: false, emailLogin: '', emailPassword: '' } });
+    await alarms.repo.raise({ type: 'SYSTEM', resource: 'disk', alarm: 'Disk usage raised', cause: 'Disk usage 95 % reached the threshold 90 %' }, [
+      { channel: 'EMAIL', recipient: 'oncall@example.test', subject: 'Mediaplane system alarm: Disk usage raised', body: 'Disk usage 95 % reached the threshold 90 %.' },
+    ]);
+    // Queued a day ago (as if the SMTP server had been refusing it since): the next refusal is the last.
+    await harness.db
+      .withTables<{ alarm_deliveries: { created_at: Date; subject: string } }>()
+      .updateTable('alarm_deliveries')
+      .set({ created_at: new Date(Date.now() - DELIVERY_GIVE_UP_MS) })
+      .where('subject', '=', 'Mediaplane system alarm: Disk usage raised')
+      .execute();
+    const [failed] = await waitFor(async () => {
+      const rows = await deliveriesOf('Disk usage raised');
+      return rows[0]?.status === 'FAILED' ? rows : undefined;
+    }, 'the delivery given up');
+    expect(failed.last_error).toMatch(/ECONNREFUSED/);
+    expect(failed.attempts).toBeGreaterThanOrEqual(1);
+  }, 30_000);
 });

@@ -3,9 +3,10 @@ import { attachPlayer, type PlayerFailure, type PlayerType } from './players.ts'
 
 /**
  * The video player of the Monitor tab: the right player for the delivery's type, loaded on
- * demand, muted and playing as soon as it can. A failure goes to `onFailure` (the tab's alert).
+ * demand, muted and playing as soon as it can. A failure goes to `onFailure` (the tab's alert);
+ * while the job runs (`waitForStream`) a playlist not written yet is waited for a while first.
  */
-export function MonitorPlayer({ type, url, onFailure }: { type: PlayerType; url: string; onFailure: (failure: PlayerFailure) => void }) {
+export function MonitorPlayer({ type, url, waitForStream, onFailure }: { type: PlayerType; url: string; waitForStream: boolean; onFailure: (failure: PlayerFailure) => void }) {
   const video = useRef<HTMLVideoElement>(null);
   const [loading, setLoading] = useState(true);
   const report = useRef(onFailure);
@@ -17,7 +18,7 @@ export function MonitorPlayer({ type, url, onFailure }: { type: PlayerType; url:
     let detach: (() => void) | undefined;
     let gone = false;
     setLoading(true);
-    attachPlayer(type, element, url, (failure) => !gone && report.current(failure))
+    attachPlayer(type, element, url, (failure) => !gone && report.current(failure), { waitForStream })
       .then((done) => {
         if (gone) done();
         else detach = done;
@@ -28,7 +29,7 @@ export function MonitorPlayer({ type, url, onFailure }: { type: PlayerType; url:
       gone = true;
       detach?.();
     };
-  }, [type, url]);
+  }, [type, url, waitForStream]);
 
   return (
     <div className="monitor-player">

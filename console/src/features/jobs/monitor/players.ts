@@ -29,12 +29,23 @@ export function mediaElementFailure(video: HTMLVideoElement): PlayerFailure {
   return { code, message: error?.message || MEDIA_ERRORS[code] || 'The media could not be played.' };
 }
 
+export interface PlayerOptions {
+  /**
+   * The job runs: a playlist that is not there yet (404) is being written. Asked again every second
+   * for up to MANIFEST_WAIT_SECONDS before it counts as a failure (an ABR master playlist appears only
+   * after the first segments of every rendition).
+   */
+  waitForStream?: boolean;
+}
+
+const MANIFEST_WAIT_SECONDS = 30;
+
 function play(video: HTMLVideoElement): void {
   // Autoplay of a muted video is allowed; a refusal (a browser policy) leaves the play button.
   void video.play().catch(() => undefined);
 }
 
-async function attachHls(video: HTMLVideoElement, url: string, onFailure: (failure: PlayerFailure) => void): Promise<Detach> {
+async function attachHls(video: HTMLVideoElement, url: string, onFailure: (failure: PlayerFailure) => void, options: PlayerOptions): Promise<Detach> {
   const { default: Hls } = await import('hls.js/light');
   if (!Hls.isSupported()) {
     if (!video.canPlayType('application/vnd.apple.mpegurl')) {
@@ -52,9 +63,16 @@ async function attachHls(video: HTMLVideoElement, url: string, onFailure: (failu
     };
   }
   const hls = new Hls({ liveDurationInfinity: true, backBufferLength: 30 });
+  let waited = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;
     const status = data.response?.code;
+    if (options.waitForStream && status === 404 && data.details === Hls.ErrorDetails.MANIFEST_LOAD_ERROR && waited < MANIFEST_WAIT_SECONDS) {
+      waited += 1;
+      retry = setTimeout(() => hls.loadSource(url), 1000);
+      return;
+    }
     const reason = data.error?.message ?? data.reason;
     onFailure({ code: status && status > 0 ? status : data.details, message: `${data.type}: ${data.details}${reason ? ` (${reason})` : ''}` });
     hls.destroy();
@@ -62,7 +80,10 @@ async function attachHls(video: HTMLVideoElement, url: string, onFailure: (failu
   hls.on(Hls.Events.MANIFEST_PARSED, () => play(video));
   hls.loadSource(url);
   hls.attachMedia(video);
-  return () => hls.destroy();
+  return () => {
+    clearTimeout(retry);
+    hls.destroy();
+  };
 }
 
 async function attachMpegTs(video: HTMLVideoElement, url: string, onFailure: (failure: PlayerFailure) => void): Promise<Detach> {
@@ -88,8 +109,8 @@ async function attachMpegTs(video: HTMLVideoElement, url: string, onFailure: (fa
 }
 
 /** Plays `url` in `video` with the player its type needs; DASH has none here (the tab shows its URL). */
-export async function attachPlayer(type: PlayerType, video: HTMLVideoElement, url: string, onFailure: (failure: PlayerFailure) => void): Promise<Detach> {
-  if (type === 'hls') return attachHls(video, url, onFailure);
+export async function attachPlayer(type: PlayerType, video: HTMLVideoElement, url: string, onFailure: (failure: PlayerFailure) => void, options: PlayerOptions = {}): Promise<Detach> {
+  if (type === 'hls') return attachHls(video, url, onFailure, options);
   if (type === 'mpegts') return attachMpegTs(video, url, onFailure);
   return () => undefined;
 }

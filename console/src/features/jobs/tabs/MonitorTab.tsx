@@ -153,7 +153,7 @@ function MonitorView({ kind, job }: { kind: JobKind; job: Job }) {
             selected &&
             url && (
               <>
-                <MonitorPlayer key={`${url}#${attempt}#${running}`} type={selected.type} url={url} onFailure={setFailure} />
+                <MonitorPlayer key={`${url}#${attempt}#${running}`} type={selected.type} url={url} waitForStream={running} onFailure={setFailure} />
                 <p className="monitor-url muted cell-mono">{url}</p>
               </>
             )
