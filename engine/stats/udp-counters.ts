@@ -9,9 +9,12 @@ import { NftSession } from './nft-session.ts';
  * and no output bytes behind its tee muxer). The packets are only counted, never held or changed:
  * the rules have no verdict, in chains whose policy is accept.
  *
- * - One table per node process, `inet mediaplane_io_<pid>`, with a named counter and one rule per
- *   flow (`udp dport 5000`, `ip daddr 239.1.1.1 udp dport 5000` for a multicast group, `ip daddr
- *   <host> udp dport <port>` for an output). Jobs that read or send the same flow share its counter.
+ * - One table per node process, `inet mediaplane_io_<pid>`, with a named counter per flow, found
+ *   through maps by the packet's port (`udp dport 5000`), or its address and port (`ip daddr
+ *   239.1.1.1 . udp dport 5000` for a multicast group, `ip daddr <host> . udp dport <port>` for an
+ *   output). Six fixed rules look a packet up in the maps: one hash lookup per packet however many
+ *   flows are counted (a rule per flow cost every packet a walk through all of them, which showed
+ *   in the jobs' own CPU at 50 relays). Jobs that read or send the same flow share its counter.
  * - All counters are read with ONE `nft` call, shared by every job sampled within a second.
  * - The table exists only while it counts a flow (it goes with the last one, and when the process
  *   exits); a table left by a process killed outright is deleted by the next node process that
@@ -63,11 +66,17 @@ export function flowName(flow: UdpFlow): string {
   return `${flow.direction}_${flow.address ? hexOf(flow.address) : 'any'}_${flow.port}`;
 }
 
-/** The nft rule that counts a flow into its named counter. */
-export function flowRule(flow: UdpFlow): string {
-  const family = flow.address ? (isIP(flow.address) === 6 ? 'ip6' : 'ip') : undefined;
-  const match = family ? `${family} daddr ${flow.address} ` : '';
-  return `${match}udp dport ${flow.port} counter name "${flowName(flow)}"`;
+/** The map a flow's counter is found in, and its key there. */
+export function flowElement(flow: UdpFlow): { map: string; key: string } {
+  if (!flow.address) return { map: `${flow.direction}_port`, key: String(flow.port) };
+  return { map: `${flow.direction}_${isIP(flow.address) === 6 ? 'v6' : 'v4'}`, key: `${flow.address} . ${flow.port}` };
+}
+
+/** The nft commands that start counting a flow into its named counter. */
+export function flowCommands(table: string, flow: UdpFlow): string {
+  const name = flowName(flow);
+  const { map, key } = flowElement(flow);
+  return `add counter inet ${table} ${name}\nadd element inet ${table} ${map} { ${key} : "${name}" }\n`;
 }
 
 export class KernelUdpCounters {
@@ -76,7 +85,7 @@ export class KernelUdpCounters {
   /** Changed only inside `serial` tasks, with the flows. */
   private tableExists = false;
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly flows = new Map<string, { refs: number; handle: number }>();
+  private readonly flows = new Map<string, { refs: number }>();
   private reading: { at: number; counts: Promise<Map<string, { packets: number; bytes: number }>> } | undefined;
   /** Reads the counters without a spawn per read (nft-session.ts). */
   private session: NftSession | undefined;
@@ -98,14 +107,11 @@ export class KernelUdpCounters {
         known.refs++;
         return true;
       }
-      const chain = flow.direction === 'in' ? 'input' : 'output';
       try {
         const table = this.tableExists ? '' : this.tableScript();
-        const echoed = await run(nft, ['-e', '-a', '-f', '-'], `${table}add counter inet ${this.table} ${name}\nadd rule inet ${this.table} ${chain} ${flowRule(flow)}\n`);
+        await run(nft, ['-f', '-'], `${table}${flowCommands(this.table, flow)}`);
         this.tableExists = true;
-        const handle = Number(/add rule .*# handle (\d+)/.exec(echoed)?.[1]);
-        if (!Number.isInteger(handle)) return false;
-        this.flows.set(name, { refs: 1, handle });
+        this.flows.set(name, { refs: 1 });
         return true;
       } catch {
         return false;
@@ -134,8 +140,8 @@ export class KernelUdpCounters {
             await run(nft, ['delete', 'table', 'inet', this.table]).catch(() => undefined);
             return;
           }
-          const chain = flow.direction === 'in' ? 'input' : 'output';
-          await run(nft, ['-f', '-'], `delete rule inet ${this.table} ${chain} handle ${known.handle}\ndelete counter inet ${this.table} ${name}\n`).catch(() => undefined);
+          const { map, key } = flowElement(flow);
+          await run(nft, ['-f', '-'], `delete element inet ${this.table} ${map} { ${key} }\ndelete counter inet ${this.table} ${name}\n`).catch(() => undefined);
         });
       },
     };
@@ -164,14 +170,22 @@ export class KernelUdpCounters {
     return next;
   }
 
-  /** The table and its two chains (counting only: policy accept, no verdicts). */
+  /** The table, its maps from flows to counters, and its two chains (counting only: policy accept, no verdicts). */
   private tableScript(): string {
-    return [
-      `add table inet ${this.table}`,
-      `add chain inet ${this.table} input { type filter hook input priority -300; policy accept; }`,
-      `add chain inet ${this.table} output { type filter hook output priority -300; policy accept; }`,
-      '',
-    ].join('\n');
+    const t = this.table;
+    const lines = [`add table inet ${t}`];
+    for (const [direction, chain] of [['in', 'input'], ['out', 'output']] as const) {
+      lines.push(
+        `add chain inet ${t} ${chain} { type filter hook ${chain} priority -300; policy accept; }`,
+        `add map inet ${t} ${direction}_port { type inet_service : counter; }`,
+        `add map inet ${t} ${direction}_v4 { type ipv4_addr . inet_service : counter; }`,
+        `add map inet ${t} ${direction}_v6 { type ipv6_addr . inet_service : counter; }`,
+        `add rule inet ${t} ${chain} counter name udp dport map @${direction}_port`,
+        `add rule inet ${t} ${chain} counter name ip daddr . udp dport map @${direction}_v4`,
+        `add rule inet ${t} ${chain} counter name ip6 daddr . udp dport map @${direction}_v6`,
+      );
+    }
+    return `${lines.join('\n')}\n`;
   }
 
   /** nft's path; undefined when nft is missing or may not be used (tried once: the reaping of tables left behind). */

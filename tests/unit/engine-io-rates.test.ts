@@ -6,7 +6,7 @@ import { ByteRate } from '../../engine/stats/byte-rate.ts';
 import { inputFlow, inputMethod, JobIoMeter } from '../../engine/stats/job-io.ts';
 import { SegmentBytes } from '../../engine/stats/segment-bytes.ts';
 import { parseSs } from '../../engine/stats/tcp-counters.ts';
-import { flowName, flowRule, type KernelUdpCounters, type UdpFlow } from '../../engine/stats/udp-counters.ts';
+import { flowCommands, flowName, type KernelUdpCounters, type UdpFlow } from '../../engine/stats/udp-counters.ts';
 import type { JobSpec } from '../../engine/types.ts';
 
 describe('ByteRate', () => {
@@ -66,11 +66,11 @@ describe('what measures an input', () => {
     expect(inputFlow('udp://239.1.1.1')).toBeUndefined();
   });
 
-  it('each flow has its own counter and rule', () => {
+  it('each flow has its own counter, found through a map element', () => {
     expect(flowName({ direction: 'in', port: 5000, address: '239.1.1.1' })).toBe('in_ef010101_5000');
-    expect(flowRule({ direction: 'in', port: 5000, address: '239.1.1.1' })).toBe('ip daddr 239.1.1.1 udp dport 5000 counter name "in_ef010101_5000"');
-    expect(flowRule({ direction: 'in', port: 5000 })).toBe('udp dport 5000 counter name "in_any_5000"');
-    expect(flowRule({ direction: 'out', port: 6000, address: 'ff05::1' })).toBe('ip6 daddr ff05::1 udp dport 6000 counter name "out_ff051_6000"');
+    expect(flowCommands('t', { direction: 'in', port: 5000, address: '239.1.1.1' })).toBe('add counter inet t in_ef010101_5000\nadd element inet t in_v4 { 239.1.1.1 . 5000 : "in_ef010101_5000" }\n');
+    expect(flowCommands('t', { direction: 'in', port: 5000 })).toBe('add counter inet t in_any_5000\nadd element inet t in_port { 5000 : "in_any_5000" }\n');
+    expect(flowCommands('t', { direction: 'out', port: 6000, address: 'ff05::1' })).toBe('add counter inet t out_ff051_6000\nadd element inet t out_v6 { ff05::1 . 6000 : "out_ff051_6000" }\n');
   });
 });
 
