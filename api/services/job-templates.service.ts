@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { CreateFromTemplateRequest, SaveAsTemplateRequest } from '../../openapi/schemas/job-api.ts';
-import type { Principal } from '../auth/principal.ts';
+import { JOB_KIND_PREFIX } from '../../openapi/permissions.ts';
+import { can, type Principal } from '../auth/principal.ts';
+import { ForbiddenError } from '../errors.ts';
 import type { JobKindName, JobsRepository } from '../repositories/jobs.repository.ts';
 import { configOf, type JobDto } from './job-dto.ts';
 import { columnsOf, jobNotFound, templateNotFound, type JobListQueryValue } from './job-write-rules.ts';
@@ -26,9 +28,12 @@ export class JobTemplatesService {
 
   /**
    * Save a job's configuration as a template: a new one named `name` (CREATE), or over the
-   * configuration of `templateId` (UPDATE), which keeps its own name.
+   * configuration of `templateId` (UPDATE), which keeps its own name. Spec 01 §6: adding a
+   * template needs the full EDIT; editing one, EDIT or VIEW_EDIT (the operation's permission).
    */
   async saveAsTemplate(principal: Principal, kind: JobKindName, id: number, request: z.output<typeof SaveAsTemplateRequest>): Promise<JobDto> {
+    const edit = `${JOB_KIND_PREFIX[kind]}_EDIT`;
+    if (request.templateType === 'CREATE' && !can(principal, edit)) throw new ForbiddenError(`Adding a template needs ${edit}.`);
     const job = await this.jobs.findById(kind, id);
     if (!job) throw jobNotFound(kind, id);
     const config = { ...configOf(job), name: job.name, node: job.node_id };

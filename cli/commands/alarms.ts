@@ -4,7 +4,8 @@ import { unwrap, type Schemas } from '../../openapi/client/index.ts';
 import { readObjectFile } from '../body-file.ts';
 import { contextOf } from '../context.ts';
 import { formatTime, printJson, printLine, terminalWidth } from '../output.ts';
-import { integer } from '../parsers.ts';
+import { integer, positiveId } from '../parsers.ts';
+import { confirmOrRefuse } from './jobs.ts';
 import type { Column } from '../ui/table.tsx';
 
 interface JsonOption {
@@ -36,7 +37,20 @@ const historyColumns: Column<Schemas['SentAlarm']>[] = [
   { header: 'CAUSE', value: (a) => a.cause ?? '--' },
 ];
 
-/** `mediaplane alarms list|history|settings get|settings set --file f|test-email <address>` (spec 03 Alarms). */
+const systemColumns: Column<Schemas['SystemAlarmList']['items'][number]>[] = [
+  { header: 'GROUP', value: (a) => a.group },
+  { header: 'NAME', value: (a) => a.name },
+  { header: 'THRESHOLD', value: (a) => `${a.value} ${a.unit}`, align: 'right' },
+  { header: 'E-MAIL', value: (a) => (a.email ? 'on' : 'off') },
+  { header: 'SMS', value: (a) => (a.sms ? 'on' : 'off') },
+  { header: 'NOW', value: (a) => (a.current === null || a.current === undefined ? '--' : `${a.current} ${a.unit}`), align: 'right' },
+  { header: 'STATE', value: (a) => (a.raised ? 'raised' : 'ok'), color: (a) => (a.raised ? 'red' : 'green') },
+];
+
+/**
+ * `mediaplane alarms list|history [delete]|settings get|set|system get|set|job <id> get|set|test-email`
+ * (spec 03 Alarms).
+ */
 export function registerAlarmCommands(program: Command): void {
   const alarms = program.command('alarms').description('Job and system alarms: cards, sent alarms, general settings');
 
@@ -90,6 +104,69 @@ export function registerAlarmCommands(program: Command): void {
       const updated = await unwrap(client.PUT('/api/alarms/settings', { body }));
       if (options.json) return printJson(updated);
       printLine('Alarm settings updated.');
+    });
+
+  alarms
+    .command('history-delete')
+    .description('Delete every sent alarm and its deliveries (deleteSentAlarms). Asks first unless --yes')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--json', "print the API's JSON of the result")
+    .action(async (options: JsonOption & { yes?: boolean }, command: Command) => {
+      const { client } = contextOf(command);
+      if (!(await confirmOrRefuse('Delete the whole alarm history?', 'not deleting the alarm history', options.yes))) return;
+      const result = await unwrap(client.DELETE('/api/alarms/history'));
+      if (options.json) return printJson(result);
+      printLine('Alarm history deleted.');
+    });
+
+  const system = alarms.command('system').description('System alarms: thresholds of resources and services, with their channels');
+  system
+    .command('get')
+    .description('The thresholds, their channels and what is raised now (getSystemAlarms)')
+    .option('--json', "print the API's JSON")
+    .action(async (options: JsonOption, command: Command) => {
+      const { client } = contextOf(command);
+      const list = await unwrap(client.GET('/api/alarms/system'));
+      if (options.json) return printJson(list);
+      await printTable(systemColumns, list.items, 'No system alarms');
+    });
+  system
+    .command('set')
+    .description('Change thresholds and channels (updateSystemAlarms) from a JSON or YAML file: { items: [{ name, value, email, sms }] }')
+    .requiredOption('--file <path>', 'the file; - reads stdin')
+    .option('--json', "print the API's JSON of the result")
+    .action(async (options: JsonOption & { file: string }, command: Command) => {
+      const { client } = contextOf(command);
+      const body = (await readObjectFile(options.file, 'system alarms')) as Schemas['SystemAlarmUpdate'];
+      const updated = await unwrap(client.PUT('/api/alarms/system', { body }));
+      if (options.json) return printJson(updated);
+      await printTable(systemColumns, updated.items, 'No system alarms');
+    });
+
+  const job = alarms.command('job').description("One job's alarm settings: its own events, channels and recipients, or the defaults");
+  job
+    .command('get')
+    .description("A job's alarm settings (getJobAlarmSettings)")
+    .argument('<id>', 'the relay or encoding id', positiveId)
+    .option('--json', "print the API's JSON")
+    .action(async (id: number, options: JsonOption, command: Command) => {
+      const { client } = contextOf(command);
+      const current = await unwrap(client.GET('/api/alarms/jobs/{id}', { params: { path: { id } } }));
+      if (options.json) return printJson(current);
+      printLine((await import('yaml')).stringify(current).trimEnd());
+    });
+  job
+    .command('set')
+    .description("Change a job's alarm settings (updateJobAlarmSettings) from a JSON or YAML file")
+    .argument('<id>', 'the relay or encoding id', positiveId)
+    .requiredOption('--file <path>', 'the file; - reads stdin')
+    .option('--json', "print the API's JSON of the result")
+    .action(async (id: number, options: JsonOption & { file: string }, command: Command) => {
+      const { client } = contextOf(command);
+      const body = (await readObjectFile(options.file, 'job alarm settings')) as Schemas['JobAlarmSettingsUpdate'];
+      const updated = await unwrap(client.PUT('/api/alarms/jobs/{id}', { params: { path: { id } }, body }));
+      if (options.json) return printJson(updated);
+      printLine(`Alarm settings of job ${id} updated.`);
     });
 
   alarms

@@ -569,7 +569,9 @@ export interface paths {
         put?: never;
         /**
          * Save a relay's configuration as a new template (CREATE) or over an existing one (UPDATE)
-         * @description **Permission:** Requires one of: RELAY_EDIT.
+         * @description CREATE adds a template: RELAY_EDIT. UPDATE edits one: RELAY_EDIT or RELAY_VIEW_EDIT.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
          */
         post: operations["saveRelayAsTemplate"];
         delete?: never;
@@ -841,7 +843,9 @@ export interface paths {
         put?: never;
         /**
          * Save a encoding's configuration as a new template (CREATE) or over an existing one (UPDATE)
-         * @description **Permission:** Requires one of: ENCODING_EDIT.
+         * @description CREATE adds a template: ENCODING_EDIT. UPDATE edits one: ENCODING_EDIT or ENCODING_VIEW_EDIT.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
          */
         post: operations["saveEncodingAsTemplate"];
         delete?: never;

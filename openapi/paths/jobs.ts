@@ -1,5 +1,5 @@
 import { defineOperation } from '../operation.ts';
-import { jobPermissions } from '../permissions.ts';
+import { JOB_KIND_PREFIX, jobPermissions } from '../permissions.ts';
 import { ErrorBody, IdParams, OkResponse } from '../schemas/common.ts';
 import {
   BulkRequest,
@@ -205,7 +205,8 @@ function operationsOf<K extends Kind>(kind: K) {
       path: `${base}/{id}/template`,
       tag,
       summary: `Save a ${kind}'s configuration as a new template (CREATE) or over an existing one (UPDATE)`,
-      permission: can.fullEdit,
+      description: `CREATE adds a template: ${JOB_KIND_PREFIX[kind]}_EDIT. UPDATE edits one: ${JOB_KIND_PREFIX[kind]}_EDIT or ${JOB_KIND_PREFIX[kind]}_VIEW_EDIT.`,
+      permission: can.templateEdit,
       params: IdParams,
       body: SaveAsTemplateRequest,
       responses: { 201: { description: 'The template.', schema: Job }, 400: invalid, 404: notFound },

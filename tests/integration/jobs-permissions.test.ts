@@ -56,6 +56,7 @@ const actions: Action[] = [
   },
   { name: 'deleteTemplate', run: async (u) => u.call('DELETE', `/templates/${(await template()).id}`) },
   { name: 'saveAsTemplate', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('save'))).id}/template`, { templateType: 'CREATE', name: 'saved' }) },
+  { name: 'saveOverTemplate', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('save over'))).id}/template`, { templateType: 'UPDATE', templateId: (await template()).id }) },
   { name: 'createFromTemplate', run: async (u) => u.call('POST', `/templates/${(await template()).id}/jobs`, { name: 'from template' }) },
   { name: 'bulk start', run: async (u) => u.call('POST', '/bulk', { action: 'start', ids: [(await admin.create(relayBody('bulk'))).id] }) },
   { name: 'bulk hard_restart', run: async (u) => u.call('POST', '/bulk', { action: 'hard_restart', ids: [(await running()).id] }) },
@@ -80,7 +81,7 @@ const matrix: Array<{ who: string; permissions: UserPermissionMap; allowed: stri
   {
     who: 'VIEW_EDIT',
     permissions: jobPermission('relay', 'VIEW', { viewEdit: true }),
-    allowed: [...VIEW, 'create', 'update', 'start', 'stop', 'addComment', 'deleteComment', 'updateTemplate', 'createFromTemplate', 'bulk start'],
+    allowed: [...VIEW, 'create', 'update', 'start', 'stop', 'addComment', 'deleteComment', 'updateTemplate', 'saveOverTemplate', 'createFromTemplate', 'bulk start'],
   },
   { who: 'VIEW_ON_OFF', permissions: jobPermission('relay', 'VIEW', { viewOnOff: true }), allowed: [...VIEW, 'start', 'stop', 'bulk start'] },
   { who: 'VIEW_RESTART', permissions: jobPermission('relay', 'VIEW', { viewRestart: true }), allowed: [...VIEW, 'restart', 'bulk hard_restart'] },

@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../openapi/client/index.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { insertJob } from '../support/jobs.ts';
+import { cliHome, tokenOf, type CliHome } from './cli-run.ts';
+
+/**
+ * The operations commands of issue 5 as an engineer runs them: `diagnostics`, `tools ping`,
+ * `alarms system|job|history`, `stats events --download` and `settings get` — each a
+ * `mediaplane` process of its own against the real API.
+ */
+let app: TestApp;
+let home: CliHome;
+let token: string;
+let dir: string;
+const SLOW = 180_000;
+const cli = (args: string[]) => home.run(args, { token });
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await app.createUser({ username: 'chief', password: 'chief-password-1', role: 'ADMIN' });
+  token = await tokenOf(app, 'chief', 'chief-password-1');
+  home = cliHome(app);
+  dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-cli-operations-'));
+});
+afterAll(async () => {
+  home?.remove();
+  await app?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mediaplane diagnostics and tools', () => {
+  it("diagnostics --json: ffmpeg's real version, and the Internet connection off", async () => {
+    const result = await cli(['diagnostics', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const { rows } = JSON.parse(result.stdout) as { rows: Array<{ key: string; value: string | null; ok: boolean }> };
+    const row = (key: string) => rows.find((r) => r.key === key);
+    const ffmpeg = execFileSync('ffmpeg', ['-version'], { encoding: 'utf8' }).split('\n')[0].replace(/\s+Copyright.*$/, '');
+    expect(row('rixjobVersion')?.value).toContain(ffmpeg);
+    expect(row('online')).toMatchObject({ value: 'off', ok: false });
+  }, SLOW);
+
+  it('tools ping 127.0.0.1 --count 2 --json: each reply as it comes, then the statistics', async () => {
+    const result = await cli(['tools', 'ping', '127.0.0.1', '--count', '2', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    expect(events.filter((e) => e.type === 'line' && (e as { kind?: string }).kind === 'reply')).toHaveLength(2);
+    expect(events.some((e) => e.type === 'summary')).toBe(true);
+    expect(events.at(-1)?.type).toBe('end');
+  }, SLOW);
+
+  it('refuses an address that is an option, before anything runs', async () => {
+    const result = await cli(['tools', 'ping', '--', '-f']);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.stderr).toMatch(/address/i);
+  }, SLOW);
+});
+
+describe('mediaplane alarms', () => {
+  it('system get and set: a threshold over 100 % is refused with the field named, a good one is stored', async () => {
+    const current = await cli(['alarms', 'system', 'get', '--json']);
+    expect(current.exitCode, current.stderr).toBe(0);
+    const items = (JSON.parse(current.stdout) as Schemas['SystemAlarmList']).items;
+    expect(items.map((i) => i.name)).toEqual(expect.arrayContaining(['cpu', 'memory', 'disk']));
+
+    const bad = path.join(dir, 'bad.yaml');
+    writeFileSync(bad, 'items:\n  - { name: cpu, value: 120, email: true, sms: false }\n');
+    const refused = await cli(['alarms', 'system', 'set', '--file', bad]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/VALIDATION_FAILED.*100/);
+
+    const good = path.join(dir, 'good.json');
+    writeFileSync(good, JSON.stringify({ items: [{ name: 'cpu', value: 85, email: true, sms: false }] }));
+    const stored = await cli(['alarms', 'system', 'set', '--file', good]);
+    expect(stored.exitCode, stored.stderr).toBe(0);
+    expect(stored.stdout).toMatch(/cpu\s+85 %\s+on\s+off/);
+  }, SLOW);
+
+  it("job get and set: a job's own recipients", async () => {
+    const job = await insertJob(app.db, 'relay', { name: 'alarmed relay', input: { type: 'uri', uri: 'udp://127.0.0.1:5000' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:5001' }] } as never);
+    const got = await cli(['alarms', 'job', 'get', String(job.id), '--json']);
+    expect(got.exitCode, got.stderr).toBe(0);
+    const settings = JSON.parse(got.stdout) as Schemas['JobAlarmSettings'];
+    const file = path.join(dir, 'job.json');
+    const { jobId: _jobId, ...update } = settings;
+    writeFileSync(file, JSON.stringify({ ...update, useNotDefaultRecipients: true, recipientEmails: [{ id: 1, email: 'desk@example.test' }] }));
+    const set = await cli(['alarms', 'job', 'set', String(job.id), '--file', file, '--json']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ jobId: job.id, useNotDefaultRecipients: true, recipientEmails: [{ email: 'desk@example.test' }] });
+  }, SLOW);
+
+  it('history-delete asks for --yes when not on a terminal, and empties the history with it', async () => {
+    await app.services.alarms.repo.raise({ type: 'SYSTEM', resource: 'cpu', alarm: 'CPU usage raised', cause: 'CPU usage 97 % reached the threshold 85 %' }, []);
+    expect((JSON.parse((await cli(['alarms', 'history', '--json'])).stdout) as Schemas['SentAlarmPage']).total).toBe(1);
+    const refused = await cli(['alarms', 'history-delete']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/CONFIRMATION_REQUIRED/);
+    const deleted = await cli(['alarms', 'history-delete', '--yes']);
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    const after = await cli(['alarms', 'history']);
+    expect(after.stdout).toContain('No alarms sent');
+  }, SLOW);
+});
+
+describe('mediaplane stats and settings', () => {
+  it('stats events --download writes the CSV the console links to', async () => {
+    const job = await insertJob(app.db, 'relay', { name: 'stats relay', statistics: true, input: { type: 'uri', uri: 'udp://127.0.0.1:5002' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:5003' }] } as never);
+    const file = path.join(dir, 'events.csv');
+    const result = await cli(['stats', 'events', 'relay', String(job.id), '--download', file]);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/time/i);
+  }, SLOW);
+
+  it('settings get application --json', async () => {
+    const result = await cli(['settings', 'get', 'application', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(expect.arrayContaining(['applicationIp', 'applicationUrl']));
+  }, SLOW);
+});
