@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { PRODUCT_VERSION } from '../openapi/version.ts';
 import { registerAgentCommand } from './commands/agent.ts';
+import { registerEndpointCommands } from './commands/job-insights.ts';
 import { registerJobCommands } from './commands/jobs.ts';
 import { registerLoginCommands } from './commands/login.ts';
 import { registerMigrateCommand } from './commands/migrate.ts';
@@ -35,6 +36,7 @@ registerTokenCommands(program);
 registerUserCommands(program);
 registerJobCommands(program, 'relay');
 registerJobCommands(program, 'encoding');
+registerEndpointCommands(program);
 registerTemplateCommands(program);
 registerPresetCommands(program);
 registerWatermarkCommands(program);

@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import { ApiError } from '../openapi/client/index.ts';
 import type * as views from './ui/views.tsx';
+import type { Column } from './ui/table.tsx';
 
 /** Where output goes; tests pass their own. */
 export interface Streams {
@@ -23,6 +24,14 @@ export function printLine(line: string, streams: Streams = defaultStreams): void
 /** The width a table may take: the terminal's, or unbounded when the output goes to a file or a pipe. */
 export function terminalWidth(streams: Streams = defaultStreams): number | undefined {
   return streams.out.isTTY && streams.out.columns ? streams.out.columns : undefined;
+}
+
+/** Rows as an Ink table (cli/ui/table.tsx), rendered once as text at the terminal's width. */
+export async function printTable<Row>(columns: Column<Row>[], rows: Row[], empty: string, footer?: string, streams: Streams = defaultStreams): Promise<void> {
+  const [{ renderToString }, { Table }] = await Promise.all([import('ink'), import('./ui/table.tsx')]);
+  const width = terminalWidth(streams);
+  const text = renderToString(createElement(Table<Row>, { columns, rows, empty, footer, maxWidth: width }), { columns: width ?? 1000 });
+  streams.out.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
 }
 
 type Views = typeof views;

@@ -1,22 +1,14 @@
 import { type Command } from 'commander';
-import { createElement } from 'react';
 import { unwrap, type Schemas } from '../../openapi/client/index.ts';
 import { readObjectFile } from '../body-file.ts';
 import { contextOf } from '../context.ts';
-import { formatTime, printJson, printLine, terminalWidth } from '../output.ts';
+import { formatTime, printJson, printLine, printTable } from '../output.ts';
 import { integer, positiveId } from '../parsers.ts';
 import { confirmOrRefuse } from './jobs.ts';
 import type { Column } from '../ui/table.tsx';
 
 interface JsonOption {
   json?: boolean;
-}
-
-async function printTable<Row>(columns: Column<Row>[], rows: Row[], empty: string, footer?: string): Promise<void> {
-  const [{ renderToString }, { Table }] = await Promise.all([import('ink'), import('../ui/table.tsx')]);
-  const width = terminalWidth();
-  const text = renderToString(createElement(Table<Row>, { columns, rows, empty, footer, maxWidth: width }), { columns: width ?? 1000 });
-  process.stdout.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
 }
 
 const cardColumns: Column<Schemas['AlarmCard']>[] = [

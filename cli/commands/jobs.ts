@@ -24,6 +24,7 @@ import { CliError, printJson, printLine, terminalWidth, type Streams } from '../
 import { integer, positiveId } from '../parsers.ts';
 import { Prompter } from '../prompt.ts';
 import type * as jobViews from '../ui/job-views.tsx';
+import { registerJobInsightCommands } from './job-insights.ts';
 import { registerJobLogsCommand } from './job-logs.ts';
 
 /**
@@ -260,5 +261,6 @@ export function registerJobCommands(program: Command, kind: JobKind): Command {
   registerWrites(jobs, kind);
   registerActions(jobs, kind);
   registerJobLogsCommand(jobs, kind);
+  registerJobInsightCommands(jobs, kind);
   return jobs;
 }

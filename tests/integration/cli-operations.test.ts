@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../openapi/client/index.ts';
+import { makeTestMedia } from '../fixtures/media/lavfi.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { insertJob } from '../support/jobs.ts';
 import { cliHome, tokenOf, type CliHome } from './cli-run.ts';
@@ -121,3 +122,46 @@ describe('mediaplane stats and settings', () => {
     expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(expect.arrayContaining(['applicationIp', 'applicationUrl']));
   }, SLOW);
 });
+
+describe('mediaplane relays: the job tabs and the endpoints', () => {
+  it('media-info --uri, trace, monitor and batch-results of a relay, as tables and as JSON', async () => {
+    const source = await makeTestMedia(path.join(dir, 'source.ts'), { seconds: 2, width: 160, height: 90 });
+    const probed = await cli(['relays', 'media-info', '--uri', source]);
+    expect(probed.exitCode, probed.stderr).toBe(0);
+    expect(probed.stdout).toMatch(/video\s+h264\s+160x90/);
+    expect(probed.stdout).toMatch(/audio\s+\S+\s+--\s+\d+ Hz/);
+
+    const created = await cli(['relays', 'create', '--file', writeJson('relay.json', { name: 'tabs relay', input: { type: 'uri', uri: source }, outputs: [{ type: 'hls', uri: 'cli/tabs' }] }), '--json']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as Schemas['Job']).id;
+
+    const trace = await cli(['relays', 'trace', String(id), '--json']);
+    expect(trace.exitCode, trace.stderr).toBe(0);
+    expect((JSON.parse(trace.stdout) as Schemas['TraceResult']).traces.map((t) => t.key)).toEqual(expect.arrayContaining(['format', 'streams']));
+
+    const monitor = await cli(['relays', 'monitor', String(id)]);
+    expect(monitor.exitCode, monitor.stderr).toBe(0);
+    expect(monitor.stdout).toContain('State: never ran');
+    expect(monitor.stdout).toMatch(/1 HLS\s+hls\s+http:\/\/127\.0\.0\.1:\d+\/streams\/cli\/tabs\/index\.m3u8/);
+
+    const batch = await cli(['relays', 'batch-results', String(id)]);
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    expect(batch.stdout).toContain('No batch results');
+  }, SLOW);
+
+  it('endpoints set and get, refusing a URL that is not one', async () => {
+    const refused = await cli(['endpoints', 'set', '--runprox-url', 'not a url', '--dvb-url', 'http://astra.example.com:8000']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/runproxUrl.*Runprox URL must be a URL/);
+    const set = await cli(['endpoints', 'set', '--runprox-url', 'http://runprox.example.com:8080', '--dvb-url', 'http://astra.example.com:8000']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    const got = await cli(['endpoints', 'get', '--json']);
+    expect(JSON.parse(got.stdout)).toEqual({ runproxUrl: 'http://runprox.example.com:8080', astraUrl: 'http://astra.example.com:8000' });
+  }, SLOW);
+});
+
+function writeJson(name: string, value: unknown): string {
+  const at = path.join(dir, name);
+  writeFileSync(at, JSON.stringify(value));
+  return at;
+}
