@@ -18,13 +18,25 @@ export const DEFAULT_PROCESS_LOG_SETTINGS: ProcessLogSettings = { logLevel: 'INF
 /** The settings event every API process applies: topic `settings`, type `updated`, id `rixuiLog`. */
 export const PROCESS_LOG_EVENT = { topic: 'settings', type: 'updated', id: 'rixuiLog' } as const;
 
+/**
+ * Which log a LiveLogger is: the API process's ("RixUI Log Settings", rixui.log) or the node's, the
+ * engine that runs the jobs ("Rixjob Log Settings", rixjob.log); each follows its own settings event.
+ */
+export interface LogIdentity {
+  file: string;
+  eventId: string;
+}
+export const API_LOG: LogIdentity = { file: 'rixui.log', eventId: PROCESS_LOG_EVENT.id };
+export const NODE_LOG: LogIdentity = { file: 'rixjob.log', eventId: 'rixjobLog' };
+
 const rank = (level: LogLevel) => LOG_LEVEL_NAMES.indexOf(level);
 
 /**
- * The API process's leveled logger. Components log through named lines (`logger.line('event-bus')`);
- * the level of a name is that of the most specific logger entry (`api` covers `api.http`), else the
- * global level. Settings change live: `apply` takes effect for the next line, and `follow` applies
- * what any API process publishes on the bus. FILE writes `<logsDir>/rixui.log`, rotated at the max size.
+ * A process's leveled logger (the API's, or the node's: see LogIdentity). Components log through named
+ * lines (`logger.line('event-bus')`); the level of a name is that of the most specific logger entry
+ * (`api` covers `api.http`), else the global level. Settings change live: `apply` takes effect for
+ * the next line, and `follow` applies what any API process publishes on the bus. FILE writes
+ * `<logsDir>/<its file>`, rotated at the max size.
  */
 export class LiveLogger {
   private settings: ProcessLogSettings = DEFAULT_PROCESS_LOG_SETTINGS;
@@ -32,6 +44,7 @@ export class LiveLogger {
   constructor(
     private readonly sink: (line: string) => void,
     private readonly logsDir?: string,
+    private readonly identity: LogIdentity = API_LOG,
   ) {}
 
   get current(): ProcessLogSettings {
@@ -79,7 +92,7 @@ export class LiveLogger {
   /** Apply the settings every time an API process publishes them. Returns the unsubscribe. */
   follow(bus: { subscribe(listener: (event: LiveEvent) => void): () => void }): () => void {
     return bus.subscribe((event) => {
-      if (event.topic === PROCESS_LOG_EVENT.topic && event.type === PROCESS_LOG_EVENT.type && event.id === PROCESS_LOG_EVENT.id && event.data) {
+      if (event.topic === PROCESS_LOG_EVENT.topic && event.type === PROCESS_LOG_EVENT.type && event.id === this.identity.eventId && event.data) {
         this.apply(event.data as ProcessLogSettings);
       }
     });
@@ -87,7 +100,7 @@ export class LiveLogger {
 
   private toFile(text: string): void {
     const dir = this.logsDir as string;
-    const file = path.join(dir, 'rixui.log');
+    const file = path.join(dir, this.identity.file);
     mkdirSync(dir, { recursive: true });
     let size = 0;
     try {

@@ -12,6 +12,7 @@ import { migrateUp } from './db/migrate.ts';
 import { EventBus } from './events/event-bus.ts';
 import { LiveLogger } from './logging.ts';
 import { startLocalNode } from './node/index.ts';
+import { startNodeLogger } from './node/node-logger.ts';
 import { registerNode } from './node/registration.ts';
 import { TimersRepository } from './repositories/timers.repository.ts';
 import { createServices, type Services } from './services/index.ts';
@@ -109,7 +110,9 @@ export async function startServer(config: ServerConfig, sink: (line: string) => 
     const port = typeof address === 'object' && address ? address.port : config.port;
 
     const { node } = registration;
-    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log: logger.line('server.node') });
+    const nodeLog = await startNodeLogger(db, events, paths.logsDir, sink);
+    stops.push(async () => nodeLog.stop());
+    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log: nodeLog.logger.line('node') });
     stops.push(() => localNode.stop());
     liveStreams.fanout = (key) => localNode.reconciler.runner(key)?.mpegts?.();
     // Tools run on this node; timers fire from every API process, each firing once.

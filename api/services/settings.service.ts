@@ -28,6 +28,11 @@ const LOG_DEFAULTS: Record<LogTargetName, Logs> = {
   rixui: DEFAULT_PROCESS_LOG_SETTINGS,
   rixjob: { logLevel: 'NOTICE', logTarget: 'FILE', logMaxSizeInMegaBytes: 10, loggers: [] },
 };
+/** A process's log settings as stored (RixUI: the API's; Rixjob: the node's), with the defaults of what is not. */
+export async function storedLogSettings(settings: SettingsRepository, target: LogTargetName): Promise<Logs> {
+  return { ...LOG_DEFAULTS[target], ...(await settings.get<Partial<Logs>>(LOG_KEYS[target])) };
+}
+
 /** The system features that gate areas of the console. */
 const SYSTEM_FEATURES = [{ name: 'ads', description: 'Shows the Ads area (the Ad group of the sidebar).' }] as const;
 
@@ -122,10 +127,13 @@ export class SettingsService {
   }
 
   async logs(target: LogTargetName): Promise<Logs> {
-    return { ...LOG_DEFAULTS[target], ...(await this.settings.get<Partial<Logs>>(LOG_KEYS[target])) };
+    return storedLogSettings(this.settings, target);
   }
 
-  /** Loggers without an id get the next one. RixUI settings reach every API process's logger through the bus. */
+  /**
+   * Loggers without an id get the next one. The settings reach the loggers through the bus: RixUI's
+   * every API process's, Rixjob's every node's (api/logging.ts, `follow`).
+   */
   async updateLogs(target: LogTargetName, input: Logs): Promise<Logs> {
     let next = Math.max(0, ...input.loggers.map((l) => l.id ?? 0)) + 1;
     const value: Logs = {

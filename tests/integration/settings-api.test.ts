@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { LiveLogger } from '../../api/logging.ts';
+import { startNodeLogger } from '../../api/node/node-logger.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { waitFor } from '../support/jobs.ts';
 
@@ -60,6 +64,29 @@ describe('/api/settings/logs/{target}', () => {
 
   it('keeps Rixjob settings apart, with NOTICE as the default level', async () => {
     expect(await (await app.request('/api/settings/logs/rixjob', { cookie: settingsViewer })).json()).toEqual({ logLevel: 'NOTICE', logTarget: 'FILE', logMaxSizeInMegaBytes: 10, loggers: [] });
+  });
+
+  it("applies Rixjob settings to the node's logger without a restart: FILE writes rixjob.log, CONSOLE the console", async () => {
+    const logsDir = mkdtempSync(path.join(tmpdir(), 'mediaplane-rixjob-'));
+    const lines: string[] = [];
+    const { logger, stop } = await startNodeLogger(app.db, app.services.events, logsDir, (line) => lines.push(line));
+    try {
+      // The default: NOTICE, to the file. A plain line of a component counts as INFO: below NOTICE.
+      logger.write('node', 'WARNING', 'written to the file');
+      logger.line('node')('an INFO line, below NOTICE');
+      expect(readFileSync(path.join(logsDir, 'rixjob.log'), 'utf8')).toMatch(/^\S+ WARNING \[node\] written to the file\n$/);
+      expect(lines).toEqual([]);
+
+      const response = await app.request('/api/settings/logs/rixjob', { method: 'PUT', cookie: admin, json: { logLevel: 'INFO', logTarget: 'CONSOLE', logMaxSizeInMegaBytes: 5, loggers: [{ loggerName: 'node.srt', logLevel: 'ERROR' }] } });
+      expect(response.status).toBe(200);
+      await waitFor(async () => logger.current.logTarget === 'CONSOLE', "the node's logger following the settings");
+      logger.line('node')('now on the console');
+      logger.line('node.srt')('hidden at ERROR');
+      expect(lines).toEqual(['now on the console']);
+    } finally {
+      stop();
+      rmSync(logsDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a max size below 1 MB and a logger without a name', async () => {
