@@ -15,7 +15,8 @@ import { NftSession } from './nft-session.ts';
  *   output). Six fixed rules look a packet up in the maps: one hash lookup per packet however many
  *   flows are counted (a rule per flow cost every packet a walk through all of them, which showed
  *   in the jobs' own CPU at 50 relays). Jobs that read or send the same flow share its counter.
- * - All counters are read with ONE `nft` call, shared by every job sampled within a second.
+ * - All counters are read with one command to a long-lived `nft -j -i` (nft-session.ts), shared by
+ *   every job sampled within a second.
  * - The table exists only while it counts a flow (it goes with the last one, and when the process
  *   exits); a table left by a process killed outright is deleted by the next node process that
  *   starts counting on this machine.

@@ -248,6 +248,27 @@ describe('console: relay list', () => {
     await templates.getByText('No encodings', { exact: true }).waitFor();
   });
 
+  it('lets a VIEW_EDIT user save a relay over an existing template, but not add one', async () => {
+    const template = await api<Schemas['Job']>('POST', '/api/relays/templates', { name: 'shared-template', input: { type: 'uri', uri: 'udp://127.0.0.1:5000' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:41009' }] });
+    const editor = { username: 'relay-view-edit', password: 'view-edit-password-1' };
+    await harness.app.createUser({ ...editor, permissions: { relay: { level: 'RELAY_VIEW', hide: false, viewEdit: true } } as never });
+    const { page } = await harness.newPage();
+    await page.goto('/login');
+    await signIn(page, editor.username, editor.password);
+    await page.getByRole('link', { name: 'Relays', exact: true }).click();
+    const row = rowOf(relaysTable(page), 'beta-sports');
+    await row.getByRole('button', { name: 'Actions for relay beta-sports' }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Save as template' }).click();
+    expect(await dialog(page).getByLabel('New template').isDisabled()).toBe(true);
+    expect(await dialog(page).getByLabel('Update a template').isChecked()).toBe(true);
+    await dialog(page).getByRole('combobox', { name: 'Template' }).selectOption({ label: `shared-template (id:${template.id})` });
+    await dialog(page).getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Template shared-template saved.').waitFor();
+    const saved = await api<Schemas['Job']>('GET', `/api/relays/templates/${template.id}`);
+    expect(saved.outputs.map((o) => o.type)).toEqual(['srt']);
+    await page.context().close();
+  });
+
   it('acts on the selected relays from the bulk bar after a confirmation, listing the ones refused', async () => {
     await admin.getByRole('link', { name: 'Relays', exact: true }).click();
     const table = relaysTable(admin);

@@ -59,7 +59,7 @@ export function JobRowControls({ job, grants }: { job: JobSummary; grants: JobGr
   }
 
   const menu: RowMenuItem[] = [{ kind: 'link', label: 'View', to: editPath, icon: <Icon name="eye" size={14} /> }];
-  if (grants.fullEdit) menu.push({ kind: 'action', label: 'Save as template', onSelect: () => setSavingTemplate(true), icon: <JobIcon name="template" size={14} /> });
+  if (grants.templateEdit) menu.push({ kind: 'action', label: 'Save as template', onSelect: () => setSavingTemplate(true), icon: <JobIcon name="template" size={14} /> });
   if (grants.delete) menu.push({ kind: 'action', label: 'Delete', danger: true, onSelect: () => void doDelete(), icon: <Icon name="trash" size={14} /> });
 
   return (
@@ -126,7 +126,7 @@ export function JobRowControls({ job, grants }: { job: JobSummary; grants: JobGr
         </Link>
       )}
       <RowMenu label={`Actions for ${config.noun} ${job.name}`} items={menu} />
-      {savingTemplate && <SaveAsTemplateModal job={job} onClose={() => setSavingTemplate(false)} />}
+      {savingTemplate && <SaveAsTemplateModal job={job} canCreate={grants.fullEdit} onClose={() => setSavingTemplate(false)} />}
     </div>
   );
 }

@@ -26,13 +26,14 @@ function check(request: Schemas['SaveAsTemplateRequest']): Record<string, string
 /**
  * "Save as template" of a row's menu: a new template (CREATE) with a name, or over an existing
  * one (UPDATE). Checked with the API's own schema; Save is disabled while invalid or saving.
+ * Spec 01 §6: adding a template needs the full EDIT (`canCreate`); VIEW_EDIT may only update one.
  */
-export function SaveAsTemplateModal({ job, onClose }: { job: JobSummary; onClose: () => void }) {
+export function SaveAsTemplateModal({ job, canCreate = true, onClose }: { job: JobSummary; canCreate?: boolean; onClose: () => void }) {
   const config = JOB_KINDS[job.kind];
   const save = useSaveAsTemplate(job.kind, job.id);
   const templates = useJobTemplates(job.kind, TEMPLATE_CHOICES);
   const toast = useToast();
-  const [templateType, setTemplateType] = useState<'CREATE' | 'UPDATE'>('CREATE');
+  const [templateType, setTemplateType] = useState<'CREATE' | 'UPDATE'>(canCreate ? 'CREATE' : 'UPDATE');
   const [name, setName] = useState(job.name);
   const [templateId, setTemplateId] = useState('');
   const [touched, setTouched] = useState(false);
@@ -79,7 +80,7 @@ export function SaveAsTemplateModal({ job, onClose }: { job: JobSummary; onClose
     >
       <div className="template-choice" role="radiogroup" aria-label="Template">
         <label className="radio-label">
-          <input type="radio" name="templateType" checked={templateType === 'CREATE'} onChange={() => setTemplateType('CREATE')} />
+          <input type="radio" name="templateType" checked={templateType === 'CREATE'} disabled={!canCreate} onChange={() => setTemplateType('CREATE')} />
           New template
         </label>
         <label className="radio-label">
