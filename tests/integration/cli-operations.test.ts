@@ -10,9 +10,10 @@ import { insertJob } from '../support/jobs.ts';
 import { cliHome, tokenOf, type CliHome } from './cli-run.ts';
 
 /**
- * The operations commands of issue 5 as an engineer runs them: `diagnostics`, `tools ping`,
- * `alarms system|job|history`, `stats events --download` and `settings get` — each a
- * `mediaplane` process of its own against the real API.
+ * The operations commands as an engineer runs them: `diagnostics`, `tools ping`, `alarms`, `stats
+ * events --download`, `settings`, `dashboard --once`, `timers`, and the job tabs (`relays
+ * media-info|trace|monitor|batch-results`) with `endpoints` — each a `mediaplane` process of its
+ * own against the real API.
  */
 let app: TestApp;
 let home: CliHome;
@@ -157,6 +158,42 @@ describe('mediaplane relays: the job tabs and the endpoints', () => {
     expect(set.exitCode, set.stderr).toBe(0);
     const got = await cli(['endpoints', 'get', '--json']);
     expect(JSON.parse(got.stdout)).toEqual({ runproxUrl: 'http://runprox.example.com:8080', astraUrl: 'http://astra.example.com:8000' });
+  }, SLOW);
+});
+
+describe('mediaplane dashboard, timers and settings set', () => {
+  it("dashboard --once --json: one live reading of the server's node", async () => {
+    const result = await cli(['dashboard', '--once', '--json']);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const reading = JSON.parse(result.stdout) as Schemas['DashboardStatus'];
+    expect(reading).toMatchObject({ live: true, nodeName: 'local' });
+    expect(reading.cpuCoreCount).toBeGreaterThanOrEqual(1);
+    expect(reading.memoryTotal).toBeGreaterThan(0);
+  }, SLOW);
+
+  it('timers create, list, disable and delete; a minute past 59 is refused', async () => {
+    const refused = await cli(['timers', 'create', '--name', 'bad', '--action', 'STOP', '--type', 'HOURLY', '--time', '75', '--task-type', 'relay', '--jobs', 'all', '--enabled']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/VALIDATION_FAILED.*time/);
+    const created = await cli(['timers', 'create', '--name', 'night stop', '--action', 'STOP', '--type', 'DAILY', '--time', '02:30', '--task-type', 'relay', '--jobs', 'all', '--enabled', '--json']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const timer = JSON.parse(created.stdout) as Schemas['Timer'];
+    expect(timer).toMatchObject({ name: 'night stop', action: { value: 'STOP' }, type: { value: 'DAILY' }, time: '02:30', allJobs: true, actived: true });
+    expect(timer.nextRunAt).not.toBeNull();
+    const list = await cli(['timers', 'list']);
+    expect(list.stdout).toMatch(/night stop/);
+    const disabled = await cli(['timers', 'disable', String(timer.id), '--json']);
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ actived: false, nextRunAt: null });
+    const deleted = await cli(['timers', 'delete', String(timer.id), '--yes']);
+    expect(deleted.exitCode, deleted.stderr).toBe(0);
+    expect((await cli(['timers', 'get', String(timer.id)])).exitCode).toBe(1);
+  }, SLOW);
+
+  it('settings set application from a file, read back with get', async () => {
+    const file = writeJson('application.json', { applicationIp: '192.0.2.10', applicationUrl: 'https://media.example.com' });
+    const set = await cli(['settings', 'set', 'application', '--file', file]);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(JSON.parse((await cli(['settings', 'get', 'application', '--json'])).stdout)).toEqual({ applicationIp: '192.0.2.10', applicationUrl: 'https://media.example.com' });
   }, SLOW);
 });
 
