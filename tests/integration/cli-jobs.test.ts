@@ -22,6 +22,7 @@ interface JobJson {
   input: { type: string; uri: string };
   outputs: Array<{ type: string; uri: string }>;
   comments: Array<{ id: number; type: string; comment: string }>;
+  changedConfigSinceLastStart: boolean;
   status: { on: boolean; state: string; workStatus: string; cpu: number; rss: number; uptimeSeconds: number | null; outputs: Array<{ bps: number }> };
 }
 interface LogJson {
@@ -130,6 +131,25 @@ describe('mediaplane relays', () => {
     expect(log.entries[0]).toMatchObject({ level: 'NOTICE', text: expect.stringMatching(new RegExp(`^started pid \\d+: ffmpeg .*udp://127\\.0\\.0\\.1:${sourcePort}`)) });
     const text = await cli(['relays', 'logs', String(id), '--lines', '30', '--text', 'started pid']);
     expect(text.stdout).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} NOTICE {2}started pid \d+: ffmpeg /m);
+
+    // The three restarts: each is a new ffmpeg (a new "started pid" line), the relay streams again.
+    const starts = async () => (await json<LogJson>(['relays', 'logs', String(id), '--lines', '100', '--text', 'started pid'])).entries.length;
+    for (const how of ['--hard', '--soft'] as const) {
+      const before = await starts();
+      expect(await json<JobJson>(['relays', 'restart', String(id), how])).toMatchObject({ id, active: true });
+      await waitFor(async () => (await starts()) > before, `a new ffmpeg after restart ${how}`, 30_000);
+    }
+    // A change to the running relay is pending until --reload applies it.
+    const changePort = await freeUdpPort();
+    const changed = path.join(home.configDir, 'change.yaml');
+    writeFileSync(changed, ['outputs:', '  - type: udp', `    uri: udp://127.0.0.1:${changePort}`, ''].join('\n'));
+    expect(await json<JobJson>(['relays', 'update', String(id), '--file', changed])).toMatchObject({ changedConfigSinceLastStart: true });
+    expect(await json<JobJson>(['relays', 'restart', String(id), '--reload'])).toMatchObject({ id, active: true });
+    await waitFor(async () => (await json<JobJson>(['relays', 'get', String(id)])).changedConfigSinceLastStart === false, 'the reload to apply the change', 30_000);
+    const back = path.join(home.configDir, 'back.yaml');
+    writeFileSync(back, ['outputs:', '  - type: udp', `    uri: udp://127.0.0.1:${outputPort}`, ''].join('\n'));
+    await json<JobJson>(['relays', 'update', String(id), '--file', back, '--restart']);
+    await waitFor(async () => (await json<JobJson>(['relays', 'get', String(id)])).status.workStatus === 'Streaming', 'streaming again to the first output', 30_000);
 
     // --follow prints the lines as the node writes them: here the stop.
     const follow = execa('node', [BIN, 'relays', 'logs', String(id), '--follow', '--lines', '30', '--json'], {
