@@ -42,6 +42,11 @@ export interface DataPaths {
   keysDir: string;
   /** Uploaded watermark images. */
   watermarksDir: string;
+  /**
+   * The node's local storage root: the files jobs name by a path inside it (subtitle files,
+   * replacement video and audio). A path outside it is refused.
+   */
+  mediaDir: string;
   /** One log file per job. */
   logsDir: string;
   /** Process records of running jobs (for recovery after a crash). */
@@ -53,6 +58,7 @@ export function dataPaths(dataDir: string): DataPaths {
     streamsDir: path.join(dataDir, 'streams'),
     keysDir: path.join(dataDir, 'keys'),
     watermarksDir: path.join(dataDir, 'watermarks'),
+    mediaDir: path.join(dataDir, 'media'),
     logsDir: path.join(dataDir, 'logs'),
     runDir: path.join(dataDir, 'run'),
   };

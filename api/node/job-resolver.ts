@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JobInputValue } from '../../openapi/schemas/jobs.ts';
+import { isStoragePath } from '../../openapi/schemas/storage-paths.ts';
 import { validateBatch } from '../../engine/batch/batch-plan.ts';
 import type { AbrProfileSpec, AudioTrackSpec, EncodingSpec, InputSpec, JobSpec, OutputSpec, VideoEncodeSpec } from '../../engine/types.ts';
 import type { AudioPresetRow, JobRow, VideoPresetRow, WatermarkRow } from '../db/tables.ts';
@@ -19,6 +20,8 @@ export interface NodePaths {
   keysDir: string;
   /** Uploaded watermark images. */
   watermarksDir: string;
+  /** The local storage root: subtitle files and replacement files are paths inside it. */
+  mediaDir: string;
 }
 
 /** Players fetch HLS keys here: a path on the product's own origin, so it works whatever host they use. */
@@ -55,12 +58,23 @@ function hostPort(uri: string, field: string): { host: string; port: number; par
 }
 
 /** A stream location ("live/ch1") resolved inside the streams directory, never outside it. */
-export function streamDir(paths: NodePaths, location: string): string {
+export function streamDir(paths: Pick<NodePaths, 'streamsDir'>, location: string): string {
   const cleaned = location.replace(/^\/+/, '').replace(/\/+$/, '');
   const resolved = path.resolve(paths.streamsDir, cleaned);
   if (!cleaned || (resolved !== paths.streamsDir && !resolved.startsWith(`${paths.streamsDir}${path.sep}`))) {
     throw new JobResolveError(`stream location ${location} is outside the streams directory`);
   }
+  return resolved;
+}
+
+/**
+ * A file a job names (a subtitle file, a replacement file) resolved inside the storage root, never
+ * outside it: the write rules refused such a path already, this holds for a job stored before them.
+ */
+export function storageFile(paths: Pick<NodePaths, 'mediaDir'>, file: string, field: string): string {
+  const root = path.resolve(paths.mediaDir);
+  const resolved = path.resolve(root, file);
+  if (!isStoragePath(file) || !resolved.startsWith(`${root}${path.sep}`)) throw new JobResolveError(`${field}: ${file} is outside the storage root`);
   return resolved;
 }
 
@@ -171,10 +185,15 @@ function resolveEncoding(config: JobInputValue, refs: JobReferences, paths: Node
     watermark: watermark
       ? { file: path.join(paths.watermarksDir, watermark.file), alpha: watermark.alpha, width: watermark.scaled_width, height: watermark.scaled_height, x: watermark.x, y: watermark.y }
       : undefined,
-    replaceVideoFile: config.replaceVideo ? config.replaceVideoFile : undefined,
-    replaceAudioFile: config.replaceAudio ? config.replaceAudioFile : undefined,
+    replaceVideoFile: config.replaceVideo && config.replaceVideoFile ? storageFile(paths, config.replaceVideoFile, 'replaceVideoFile') : undefined,
+    replaceAudioFile: config.replaceAudio && config.replaceAudioFile ? storageFile(paths, config.replaceAudioFile, 'replaceAudioFile') : undefined,
     delaySeconds: config.delayTime || undefined,
-    subtitles: config.subtitles.map((s) => ({ type: s.type, source: s.type === 'URL' ? s.url : s.fileName, language: s.language, default: s.default })),
+    subtitles: config.subtitles.map((s, i) => ({
+      type: s.type,
+      source: s.type === 'URL' ? s.url : s.type === 'FILE' && s.fileName ? storageFile(paths, s.fileName, `subtitles.${i}.fileName`) : s.fileName,
+      language: s.language,
+      default: s.default,
+    })),
   };
 }
 

@@ -113,7 +113,7 @@ export class JobMonitorService {
     if (!location || /\{SRC_[A-Z_]+\}/.test(location)) return [];
     let dir: string;
     try {
-      dir = streamDir({ streamsDir: this.streamsDir, keysDir: '', watermarksDir: '' }, location);
+      dir = streamDir({ streamsDir: this.streamsDir }, location);
     } catch (error) {
       if (error instanceof JobResolveError) return [];
       throw error;

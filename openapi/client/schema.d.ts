@@ -2887,7 +2887,7 @@ export interface components {
             program?: number;
             /** @description Storage id for type storage. */
             storageConfig?: number;
-            /** @description Path inside the storage for type storage. */
+            /** @description Path inside the storage for type storage (relative, without ".."). */
             path?: string;
             /** @description Playlist id for type playlist. */
             playlist?: number;
@@ -3007,9 +3007,11 @@ export interface components {
             profiles: components["schemas"]["Profile"][];
             /** @default false */
             replaceVideo: boolean;
+            /** @description Shown in place of the source's video: a path inside the storage root (relative, without ".."). */
             replaceVideoFile?: string;
             /** @default false */
             replaceAudio: boolean;
+            /** @description Heard in place of the source's sound: a path inside the storage root (relative, without ".."). */
             replaceAudioFile?: string;
             /** @default 0 */
             delayTime: number;
@@ -3409,9 +3411,11 @@ export interface components {
             profiles?: components["schemas"]["Profile"][];
             /** @default false */
             replaceVideo?: boolean;
+            /** @description Shown in place of the source's video: a path inside the storage root (relative, without ".."). */
             replaceVideoFile?: string;
             /** @default false */
             replaceAudio?: boolean;
+            /** @description Heard in place of the source's sound: a path inside the storage root (relative, without ".."). */
             replaceAudioFile?: string;
             /** @default 0 */
             delayTime?: number;
@@ -3714,6 +3718,7 @@ export interface components {
              */
             srtMode?: "caller" | "listener";
             srtLatencyMs?: number;
+            /** @description SRT caller: the stream id sent to the listener. A listener has none (spec 01 §5: stream id hidden in listener mode). */
             srtStreamId?: string;
             secured?: components["schemas"]["SrtSecurity"];
             /** @default [] */
@@ -4035,7 +4040,7 @@ export interface components {
             /** @enum {string} */
             type: "URL" | "DVB" | "FILE" | "CLOSED_CAPTIONS";
             url?: string;
-            /** @description A .srt, .vtt or .stl file. */
+            /** @description A .srt, .vtt or .stl file: a path inside the storage root (relative, without ".."). */
             fileName?: string;
             streamInfo?: string;
             description?: string;

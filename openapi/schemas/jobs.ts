@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { isStoragePath, storagePathRule } from './storage-paths.ts';
 
 /**
  * Relays and encodings ("jobs"), spec 01 §3 with the rules of §5. One schema serves both kinds:
@@ -53,7 +54,7 @@ export const Input = z
     batchLogEnabled: z.boolean().default(false).describe('Batch job: the URL is a glob over files, each transcoded once (VOD only).'),
     program: z.number().int().min(0).max(65535).optional().describe('Program number to select in a multi-program transport stream.'),
     storageConfig: z.number().int().positive().optional().describe('Storage id for type storage.'),
-    path: z.string().max(2000).optional().describe('Path inside the storage for type storage.'),
+    path: z.string().max(2000).optional().describe('Path inside the storage for type storage (relative, without "..").'),
     playlist: z.number().int().positive().optional().describe('Playlist id for type playlist.'),
     stream: z.number().int().positive().optional().describe('DVB stream id for type dvb.'),
     device: z.string().max(200).optional().describe('Capture device for type dev.'),
@@ -173,7 +174,7 @@ export const Output = z
     auth: z.object({ enabled: z.boolean().default(false), username: z.string().max(200).optional(), password: z.string().max(200).optional() }).optional().describe('RTMP credentials.'),
     srtMode: z.enum(['caller', 'listener']).default('caller').describe('SRT: connect to the peer (caller) or wait for it (listener).'),
     srtLatencyMs: z.number().int().min(0, 'Latency must be at least 0').max(60000).optional(),
-    srtStreamId: z.string().max(512).optional(),
+    srtStreamId: z.string().max(512).optional().describe('SRT caller: the stream id sent to the listener. A listener has none (spec 01 §5: stream id hidden in listener mode).'),
     secured: SrtSecurity.optional(),
     mpegTsPrograms: z.array(MpegTsProgram).max(32).default([]),
     hlsOptions: HlsOptions.optional(),
@@ -223,7 +224,7 @@ export const Subtitle = z
     id: z.number().int().optional(),
     type: z.enum(SUBTITLE_TYPES),
     url: uriText.optional(),
-    fileName: z.string().max(500).optional().describe('A .srt, .vtt or .stl file.'),
+    fileName: z.string().max(500).optional().describe('A .srt, .vtt or .stl file: a path inside the storage root (relative, without "..").'),
     streamInfo: z.string().max(200).optional(),
     description: z.string().max(200).optional(),
     language: z.string().max(20).optional(),
@@ -300,9 +301,9 @@ const jobFields = {
   countOfProfiles: z.number().int().min(2, 'Adaptive profiles must be 2 to 9').max(9, 'Adaptive profiles must be 2 to 9').default(3),
   profiles: z.array(Profile).max(9).default([]),
   replaceVideo: z.boolean().default(false),
-  replaceVideoFile: z.string().max(2000).optional(),
+  replaceVideoFile: z.string().max(2000).optional().describe('Shown in place of the source\'s video: a path inside the storage root (relative, without "..").'),
   replaceAudio: z.boolean().default(false),
-  replaceAudioFile: z.string().max(2000).optional(),
+  replaceAudioFile: z.string().max(2000).optional().describe('Heard in place of the source\'s sound: a path inside the storage root (relative, without "..").'),
   delayTime: z.number().min(0, 'Delay time must be at least 0').max(3600).default(0),
   watermark: z.number().int().positive().nullable().default(null),
   audioSetting: AudioSetting.default({ audioDisabled: false, normalizationEnabled: false, volume: 1, tracks: [{ source: 'AUTO' }] }),
@@ -312,9 +313,41 @@ const jobFields = {
 type JobFieldsShape = typeof jobFields;
 type JobFields = z.infer<z.ZodObject<JobFieldsShape>>;
 
+export const SRT_LISTENER_STREAM_ID = 'Stream id is only for caller mode (hidden in listener mode)';
+
+/** The query of an `srt://` URL as parameters; none for another scheme. */
+function srtParams(uri: string | undefined): URLSearchParams | undefined {
+  if (!uri || schemeOf(uri) !== 'srt') return undefined;
+  const query = /\?([^#]*)/.exec(uri)?.[1];
+  return new URLSearchParams(query ?? '');
+}
+
+/** An SRT input given as a URL listens with `mode=listener`; a stream id is the caller's to send (spec 01 §5 SRT link). */
+function checkSrtInput(input: z.infer<typeof Input>, path: (string | number)[], issue: (path: (string | number)[], message: string) => void): void {
+  const params = srtParams(input.type === 'uri' ? input.uri : undefined);
+  if (params?.get('mode')?.toLowerCase() === 'listener' && params.has('streamid')) issue([...path, 'uri'], SRT_LISTENER_STREAM_ID);
+}
+
+/** The files a job names (a storage input's path, subtitle files, replacement files) stay inside their storage root. */
+function checkStoragePaths(job: Pick<JobFields, 'input' | 'failover' | 'subtitles' | 'replaceVideoFile' | 'replaceAudioFile'>, issue: (path: (string | number)[], message: string) => void): void {
+  const check = (value: string | undefined, path: (string | number)[], label: string) => {
+    if (value !== undefined && value !== '' && !isStoragePath(value)) issue(path, storagePathRule(label));
+  };
+  if (job.input.type === 'storage') check(job.input.path, ['input', 'path'], 'Path');
+  if (job.failover?.input.type === 'storage') check(job.failover.input.path, ['failover', 'input', 'path'], 'Path');
+  job.subtitles.forEach((s, i) => {
+    if (s.type === 'FILE') check(s.fileName, ['subtitles', i, 'fileName'], 'Subtitle file');
+  });
+  check(job.replaceVideoFile, ['replaceVideoFile'], 'Replacement video file');
+  check(job.replaceAudioFile, ['replaceAudioFile'], 'Replacement audio file');
+}
+
 /** The cross-field rules of spec 01 §5. */
 export function checkJobRules(job: JobFields, kind: 'relay' | 'encoding', ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  checkSrtInput(job.input, ['input'], issue);
+  if (job.failover) checkSrtInput(job.failover.input, ['failover', 'input'], issue);
+  checkStoragePaths(job, issue);
   if (job.input.batchLogEnabled && job.videoType !== 'VOD') issue(['input', 'batchLogEnabled'], 'Batch is only for VOD jobs');
   if (job.input.batchLogEnabled && job.input.program !== undefined) issue(['input', 'program'], 'Program selection is not available for batch jobs');
   if (job.outputs.filter((o) => !o.disabled).length === 0 && job.outputs.length > 0) issue(['outputs'], 'At least one output must be enabled');
@@ -339,6 +372,10 @@ export function checkJobRules(job: JobFields, kind: 'relay' | 'encoding', ctx: z
     if (job.watermark && job.relayVideo) issue(['watermark'], 'A watermark needs the video to be encoded, not passed through');
   }
   job.outputs.forEach((o, i) => {
+    if (o.type === 'srt' && o.srtMode === 'listener') {
+      if (o.srtStreamId) issue(['outputs', i, 'srtStreamId'], SRT_LISTENER_STREAM_ID);
+      else if (srtParams(o.uri)?.has('streamid')) issue(['outputs', i, 'uri'], SRT_LISTENER_STREAM_ID);
+    }
     if (o.mpegTsPrograms.length > Math.max(1, job.adaptive ? job.profiles.length : 1)) issue(['outputs', i, 'mpegTsPrograms'], 'A new program can be added only while programs are fewer than profiles');
     if (job.input.batchLogEnabled && SEGMENTED.includes(o.type) && o.uri && !/\{SRC_(SUB_DIR|FILE_TITLE|FILE_EXT)\}/.test(o.uri)) {
       issue(['outputs', i, 'uri'], 'Playback URLs must contain at least one of {SRC_SUB_DIR}, {SRC_FILE_TITLE}, {SRC_FILE_EXT}');

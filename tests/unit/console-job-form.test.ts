@@ -44,6 +44,23 @@ describe('the job form model', () => {
     expect(errorsOf(relay(), 'encoding').preset).toBe('Preset is required');
   });
 
+  it('keeps the files a job names inside the storage root, as the API does', () => {
+    const rule = 'must be a path inside the storage root: relative (no leading "/") and without ".."';
+    const vod = (change: (values: JobFormValues) => void) =>
+      relay((v) => {
+        v.videoType = 'VOD';
+        change(v);
+      });
+    expect(errorsOf(vod((v) => (v.subtitles = [{ type: 'FILE', fileName: '/etc/passwd.srt', default: false }])))).toEqual({ 'subtitles.0.fileName': `Subtitle file ${rule}` });
+    expect(errorsOf(vod((v) => Object.assign(v, { replaceVideo: true, replaceVideoFile: '../slate.mp4' })), 'encoding')['replaceVideoFile']).toBe(`Replacement video file ${rule}`);
+    expect(errorsOf(vod((v) => (v.subtitles = [{ type: 'FILE', fileName: 'subs/en.srt', default: false }])))).toEqual({});
+  });
+
+  it('takes no stream id for an SRT listener, as the API does', () => {
+    const listener = relay((v) => (v.outputs = [{ ...newOutput('srt', 0), srtMode: 'listener', port: 9000, srtStreamId: 'live/a' }]));
+    expect(errorsOf(listener)).toEqual({ 'outputs.0.srtStreamId': 'Stream id is only for caller mode (hidden in listener mode)' });
+  });
+
   it('makes the adaptive ladder the count asks for, one profile the main', () => {
     const three = resizeProfiles([], 3);
     expect(three.map((p) => `${p.width}x${p.height}`)).toEqual(['1920x1080', '1280x720', '854x480']);
@@ -91,8 +108,9 @@ describe('the SRT link editor and the stream id generator', () => {
       passphrase: 'Passphrase must be 10 to 79 characters',
       latency: 'Latency must be at least 0',
     });
-    // A listener needs no host, and has no stream id.
+    // A listener needs no host, and has no stream id, not even among the extra params.
     expect(checkLink({ ...link, mode: 'listener', port: '9000', encrypted: false, latency: '' })).toEqual({});
+    expect(checkLink({ ...link, mode: 'listener', port: '9000', encrypted: false, latency: '', extra: 'latency=200&streamid=live/a' })).toEqual({ extra: 'Stream id is only for caller mode (hidden in listener mode)' });
   });
 
   it('writes the link into the output and reads it back', () => {

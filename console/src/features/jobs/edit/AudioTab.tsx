@@ -115,7 +115,7 @@ export function AudioTab() {
         </FieldRow>
         <FieldRow>
           <CheckField path="replaceAudio" label="Replace audio" onChange={(on) => form.replace({ ...values, replaceAudio: on, replaceAudioFile: on ? values.replaceAudioFile : undefined })} />
-          {values.replaceAudio && <TextField path="replaceAudioFile" label="Replacement audio file" required placeholder="/var/media/silence.aac" className="field-wide" />}
+          {values.replaceAudio && <TextField path="replaceAudioFile" label="Replacement audio file" required placeholder="slates/silence.aac" hint="A path inside the storage root." className="field-wide" />}
         </FieldRow>
       </Section>
     </div>

@@ -67,7 +67,8 @@ function SrtLinkField({ index }: { index: number }) {
   const { form, disabled } = useJobEdit();
   const [open, setOpen] = useState(false);
   const output = form.values.outputs[index];
-  const error = form.errorOf(`outputs.${index}.uri`) ?? form.errorOf(`outputs.${index}.port`) ?? form.errorOf(`outputs.${index}.secured.passphrase`);
+  const error =
+    form.errorOf(`outputs.${index}.uri`) ?? form.errorOf(`outputs.${index}.port`) ?? form.errorOf(`outputs.${index}.srtStreamId`) ?? form.errorOf(`outputs.${index}.secured.passphrase`);
   return (
     <div className={`field srt-link${error ? ' has-error' : ''}`}>
       <span className="field-label">

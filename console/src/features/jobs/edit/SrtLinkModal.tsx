@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { Field } from '../../../components/form/Field.tsx';
 import { Modal } from '../../../components/Modal.tsx';
+import { SRT_LISTENER_STREAM_ID } from '../../../../../openapi/schemas/jobs.ts';
 import type { OutputValue } from './jobFormModel.ts';
 import { StreamIdModal } from './StreamIdModal.tsx';
 
@@ -63,6 +64,7 @@ export function checkLink(link: SrtLink): Partial<Record<keyof SrtLink, string>>
   }
   if (link.latency.trim() !== '' && !(Number.isInteger(Number(link.latency)) && Number(link.latency) >= 0)) errors.latency = 'Latency must be at least 0';
   if (/[\s#]/.test(link.extra)) errors.extra = 'Extra params look like key=value&key=value';
+  else if (link.mode === 'listener' && new URLSearchParams(link.extra.trim().replace(/^\?/, '')).has('streamid')) errors.extra = SRT_LISTENER_STREAM_ID;
   return errors;
 }
 

@@ -82,7 +82,7 @@ export function SubtitlesTab() {
               )}
               {subtitle.type === 'FILE' && (
                 <FieldRow>
-                  <TextField path={`${at}.fileName`} label="File" required placeholder="subtitles/en.srt" hint="Accepted subtitle file types: .srt, .vtt, .stl" className="field-wide" />
+                  <TextField path={`${at}.fileName`} label="File" required placeholder="subtitles/en.srt" hint="Accepted subtitle file types: .srt, .vtt, .stl. A path inside the storage root." className="field-wide" />
                 </FieldRow>
               )}
               {(subtitle.type === 'DVB' || subtitle.type === 'CLOSED_CAPTIONS') && (

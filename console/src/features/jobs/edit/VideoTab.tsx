@@ -218,7 +218,7 @@ export function VideoTab() {
         </FieldRow>
         <FieldRow>
           <CheckField path="replaceVideo" label="Replace video" onChange={(on) => form.replace({ ...values, replaceVideo: on, replaceVideoFile: on ? values.replaceVideoFile : undefined })} />
-          {values.replaceVideo && <TextField path="replaceVideoFile" label="Replacement video file" required placeholder="/var/media/slate.mp4" className="field-wide" />}
+          {values.replaceVideo && <TextField path="replaceVideoFile" label="Replacement video file" required placeholder="slates/slate.mp4" hint="A path inside the storage root." className="field-wide" />}
         </FieldRow>
       </Section>
     </div>
