@@ -2362,6 +2362,34 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Ad markers of an output (spec 01 §3, limits of §5). */
+        AdMarkers: {
+            /**
+             * @description What places the ad breaks: a fixed schedule, smart ads, or ad detection.
+             * @enum {string}
+             */
+            eventSource: "SCHEDULER" | "SMART_AD" | "AD_DETECTION";
+            /** @description How the cues are written into the output. */
+            cueStyle?: string;
+            /** @description SCHEDULER: a break every frequencyInMinutes (1 to 1440), durationInSeconds long (1 to 86400). */
+            schedule?: {
+                frequencyInMinutes: number;
+                durationInSeconds: number;
+            };
+            /** @description SMART_AD: breaks at least minimumIntervalInMinutes apart (1 to 1440), durationInSeconds long (1 to 86400). */
+            smartAdOption?: {
+                minimumIntervalInMinutes: number;
+                durationInSeconds: number;
+            };
+            /** @description AD_DETECTION: the slot duration of a detected break (1 to 86400 seconds). */
+            adDetectionOption?: {
+                durationInSeconds: number;
+            };
+            /** @description AD_DETECTION: the AI model that classifies ad breaks. */
+            adClassifier?: number;
+            /** @description AD_DETECTION: the AI model that extracts the features it classifies. */
+            featureExtractor?: number;
+        };
         /** @description Segmented HTTP options. */
         AdaptiveOptions: {
             /** @default 6 */
@@ -2722,6 +2750,24 @@ export interface components {
         DiagnosticsReport: {
             rows: components["schemas"]["DiagnosticRow"][];
             checkedAt: string;
+        };
+        /** @description DRM of an output (spec 01 §3). */
+        Drm: {
+            drmProvider: components["schemas"]["DrmProvider"];
+            /** @description The id under which the provider keeps the keys of this content. */
+            contentId: string;
+            /** @description The DRM systems the output is protected for. */
+            drmSystems: ("WIDEVINE" | "PLAYREADY" | "FAIRPLAY")[];
+            /** @description The key that wraps the content keys exchanged with the provider. */
+            keyEncryptionKey?: string;
+        };
+        /** @description The DRM provider of an output. */
+        DrmProvider: {
+            /**
+             * @description The DRM provider, set up in a DRM extension.
+             * @enum {string}
+             */
+            providerType: "PALLYCON" | "EXPRESS_PLAY" | "EZDRM" | "IRDETO";
         };
         /** @description E-mail server settings. The password is stored encrypted and never returned. */
         EmailServerSettings: {
@@ -3730,10 +3776,18 @@ export interface components {
              * @default false
              */
             encryption?: boolean;
-            /** @default false */
+            /**
+             * @description Protect the output with DRM (then `drm` is required).
+             * @default false
+             */
             drmEnabled?: boolean;
-            /** @default false */
+            drm?: components["schemas"]["Drm"];
+            /**
+             * @description Write ad markers into the output (then `adMarkers` is required); the list shows AD.
+             * @default false
+             */
             adMarkersEnabled?: boolean;
+            adMarkers?: components["schemas"]["AdMarkers"];
             /** @description Base URL for pushing to another location; must differ from the stream location. */
             pushBaseUrl?: string;
             /** @default [] */

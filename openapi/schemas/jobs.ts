@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { AdMarkers, checkOutputAdsAndDrm, Drm } from './output-ads-drm.ts';
 import { isStoragePath, storagePathRule } from './storage-paths.ts';
 
 /**
@@ -180,8 +181,10 @@ export const Output = z
     hlsOptions: HlsOptions.optional(),
     adaptiveOptions: AdaptiveOptions.optional(),
     encryption: z.boolean().default(false).describe('HLS AES-128 encryption with keys served by the product.'),
-    drmEnabled: z.boolean().default(false),
-    adMarkersEnabled: z.boolean().default(false),
+    drmEnabled: z.boolean().default(false).describe('Protect the output with DRM (then `drm` is required).'),
+    drm: Drm.optional(),
+    adMarkersEnabled: z.boolean().default(false).describe('Write ad markers into the output (then `adMarkers` is required); the list shows AD.'),
+    adMarkers: AdMarkers.optional(),
     pushBaseUrl: z.string().max(2000).optional().describe('Base URL for pushing to another location; must differ from the stream location.'),
     deliveryOptions: z.array(Delivery).max(16).default([]),
   })
@@ -372,6 +375,7 @@ export function checkJobRules(job: JobFields, kind: 'relay' | 'encoding', ctx: z
     if (job.watermark && job.relayVideo) issue(['watermark'], 'A watermark needs the video to be encoded, not passed through');
   }
   job.outputs.forEach((o, i) => {
+    checkOutputAdsAndDrm(o, ['outputs', i], issue);
     if (o.type === 'srt' && o.srtMode === 'listener') {
       if (o.srtStreamId) issue(['outputs', i, 'srtStreamId'], SRT_LISTENER_STREAM_ID);
       else if (srtParams(o.uri)?.has('streamid')) issue(['outputs', i, 'uri'], SRT_LISTENER_STREAM_ID);

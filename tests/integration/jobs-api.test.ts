@@ -134,6 +134,17 @@ describe('spec 01 §5 rules', () => {
     { rule: 'one default subtitle', kind: 'encoding', body: (p) => encodingBody('a', p, { subtitles: [{ type: 'DVB', default: true }, { type: 'DVB', default: true }] }), path: 'body.subtitles', message: 'Only one subtitle may be the default' },
     { rule: 'subtitle file types', kind: 'encoding', body: (p) => encodingBody('a', p, { videoType: 'VOD', subtitles: [{ type: 'FILE', fileName: 'a.ass' }] }), path: 'body.subtitles.0.fileName', message: 'Accepted subtitle file types: .srt, .vtt, .stl' },
     { rule: 'no DRM with muxed audio and video', kind: 'encoding', body: (p) => encodingBody('a', p, { muxAudioAndVideo: true, outputs: [{ type: 'hls', uri: 'live/a', drmEnabled: true }] }), path: 'body.outputs', message: 'DRM is unavailable with muxed audio and video' },
+    { rule: 'DRM on needs its DRM', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', drmEnabled: true }] }), path: 'body.outputs.0.drm', message: 'DRM needs a provider, a content id and at least one DRM system' },
+    { rule: 'DRM content id required', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'dash', uri: 'live/a', drmEnabled: true, drm: { drmProvider: { providerType: 'IRDETO' }, drmSystems: ['WIDEVINE'] } }] }), path: 'body.outputs.0.drm.contentId', message: 'Content id is required' },
+    { rule: 'at least one DRM system', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'cmaf', uri: 'live/a', drmEnabled: true, drm: { drmProvider: { providerType: 'IRDETO' }, contentId: 'ch-1', drmSystems: [] } }] }), path: 'body.outputs.0.drm.drmSystems', message: 'Choose at least one DRM system' },
+    { rule: 'ad markers on need an event source', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true }] }), path: 'body.outputs.0.adMarkers', message: 'Ad markers need an event source' },
+    { rule: 'the scheduler needs its schedule', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SCHEDULER' } }] }), path: 'body.outputs.0.adMarkers.schedule', message: 'The scheduler needs a frequency and a duration' },
+    { rule: 'ad scheduler frequency 1 to 1440 minutes', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SCHEDULER', schedule: { frequencyInMinutes: 1441, durationInSeconds: 60 } } }] }), path: 'body.outputs.0.adMarkers.schedule.frequencyInMinutes', message: 'Scheduler frequency must be 1 to 1440 minutes' },
+    { rule: 'ad scheduler duration 1 to 86400 seconds', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SCHEDULER', schedule: { frequencyInMinutes: 30, durationInSeconds: 0 } } }] }), path: 'body.outputs.0.adMarkers.schedule.durationInSeconds', message: 'Scheduler duration must be 1 to 86400 seconds' },
+    { rule: 'smart ad needs its option', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SMART_AD' } }] }), path: 'body.outputs.0.adMarkers.smartAdOption', message: 'Smart ad needs a minimum interval and a duration' },
+    { rule: 'smart ad minimum interval 1 to 1440 minutes', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SMART_AD', smartAdOption: { minimumIntervalInMinutes: 0, durationInSeconds: 30 } } }] }), path: 'body.outputs.0.adMarkers.smartAdOption.minimumIntervalInMinutes', message: 'Smart ad minimum interval must be 1 to 1440 minutes' },
+    { rule: 'smart ad duration 1 to 86400 seconds', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'SMART_AD', smartAdOption: { minimumIntervalInMinutes: 10, durationInSeconds: 86401 } } }] }), path: 'body.outputs.0.adMarkers.smartAdOption.durationInSeconds', message: 'Smart ad duration must be 1 to 86400 seconds' },
+    { rule: 'ad detection slot duration 1 to 86400 seconds', kind: 'encoding', body: (p) => encodingBody('a', p, { outputs: [{ type: 'hls', uri: 'live/a', adMarkersEnabled: true, adMarkers: { eventSource: 'AD_DETECTION', adDetectionOption: { durationInSeconds: 0 } } }] }), path: 'body.outputs.0.adMarkers.adDetectionOption.durationInSeconds', message: 'Ad detection slot duration must be 1 to 86400 seconds' },
     { rule: 'preset required', kind: 'encoding', body: () => encodingBody('a', 1, { preset: null }), path: 'body.preset', message: 'Preset is required' },
     { rule: 'batch only for VOD', kind: 'relay', body: () => relayBody('a', { input: { type: 'uri', uri: '/media/**/*.mp4', batchLogEnabled: true } }), path: 'body.input.batchLogEnabled', message: 'Batch is only for VOD jobs' },
     { rule: 'batch only for a uri input', kind: 'relay', body: () => relayBody('a', { videoType: 'VOD', input: { type: 'playlist', playlist: 1, batchLogEnabled: true } }), path: 'body.input.batchLogEnabled', message: 'Batch is only for a uri input' },
@@ -167,6 +178,14 @@ describe('spec 01 §5 rules', () => {
     expect(error.message).toContain(`${path}: ${message}`);
   });
 
+  it('stores an output\'s DRM and ad markers as given, and the list marks it E and AD', async () => {
+    const drm = { drmProvider: { providerType: 'IRDETO' }, contentId: 'channel-1', drmSystems: ['WIDEVINE', 'PLAYREADY'], keyEncryptionKey: '00112233445566778899aabbccddeeff' };
+    const adMarkers = { eventSource: 'AD_DETECTION', cueStyle: 'SCTE35', adDetectionOption: { durationInSeconds: 90 }, adClassifier: 3, featureExtractor: 4 };
+    const job = await encodings.create(encodingBody('Protected', await preset(), { outputs: [{ type: 'dash', uri: 'live/protected', drmEnabled: true, drm, adMarkersEnabled: true, adMarkers }] }));
+    expect((await encodings.get(job.id)).outputs[0]).toMatchObject({ drmEnabled: true, drm, adMarkersEnabled: true, adMarkers });
+    expect((await encodings.list(`search=${job.id}`)).items[0].outputMarkers).toMatchObject({ encrypted: true, ad: true });
+  });
+
   it('stores nothing when a rule is broken, and keeps the old record whole when an update is refused', async () => {
     const before = (await admin.list('size=500')).counts.total;
     await admin.call('POST', '', relayBody('', {}));
@@ -194,7 +213,7 @@ describe('GET /api/relays and /api/encodings', () => {
     ids = {
       alpha: await e('Alpha Sport', { outputs: [{ type: 'hls', uri: 'live/alpha', encryption: true }] }),
       beta: await e('beta news', { node: nodeB, input: { type: 'uri', uri: 'https://origin.example.com/live.m3u8?token=secret&x=1' }, outputs: [{ type: 'udp', uri: 'udp://127.0.0.1:6000' }] }, presetB),
-      gamma: await e('Gamma Movies', { videoType: 'VOD', input: { type: 'uri', uri: '/media/gamma.mp4' }, outputs: [{ type: 'dash', uri: 'vod/gamma', adMarkersEnabled: true }, { type: 'srt', uri: 'srt://10.0.0.3:9000', disabled: true }] }),
+      gamma: await e('Gamma Movies', { videoType: 'VOD', input: { type: 'uri', uri: '/media/gamma.mp4' }, outputs: [{ type: 'dash', uri: 'vod/gamma', adMarkersEnabled: true, adMarkers: { eventSource: 'SCHEDULER', schedule: { frequencyInMinutes: 15, durationInSeconds: 60 } } }, { type: 'srt', uri: 'srt://10.0.0.3:9000', disabled: true }] }),
       delta: await e('Delta ABR', {
         adaptive: true,
         countOfProfiles: 2,

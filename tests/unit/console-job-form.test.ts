@@ -3,6 +3,7 @@ import { issuesByPath } from '../../console/src/components/form/useZodForm.ts';
 import { mayAddTrack } from '../../console/src/features/jobs/edit/AudioTab.tsx';
 import { jobTitle } from '../../console/src/features/jobs/edit/FooterBar.tsx';
 import { jobSchema, newJobValues, newOutput, resizeProfiles, toPayload, type JobFormValues } from '../../console/src/features/jobs/edit/jobFormModel.ts';
+import { newDrm, withEventSource } from '../../console/src/features/jobs/edit/OutputAdsDrmFields.tsx';
 import { programLimit } from '../../console/src/features/jobs/edit/OutputFields.tsx';
 import { applyLink, checkLink, linkOf } from '../../console/src/features/jobs/edit/SrtLinkModal.tsx';
 import { streamIdOf } from '../../console/src/features/jobs/edit/StreamIdModal.tsx';
@@ -54,6 +55,23 @@ describe('the job form model', () => {
     expect(errorsOf(vod((v) => (v.subtitles = [{ type: 'FILE', fileName: '/etc/passwd.srt', default: false }])))).toEqual({ 'subtitles.0.fileName': `Subtitle file ${rule}` });
     expect(errorsOf(vod((v) => Object.assign(v, { replaceVideo: true, replaceVideoFile: '../slate.mp4' })), 'encoding')['replaceVideoFile']).toBe(`Replacement video file ${rule}`);
     expect(errorsOf(vod((v) => (v.subtitles = [{ type: 'FILE', fileName: 'subs/en.srt', default: false }])))).toEqual({});
+  });
+
+  it('asks for the DRM and the ad markers an output switches on, with the API\'s limits', () => {
+    const hls = (change: Partial<ReturnType<typeof newOutput>>) => relay((v) => (v.outputs = [{ ...newOutput('hls', 0), uri: 'live/a', ...change }]));
+    expect(errorsOf(hls({ drmEnabled: true, drm: newDrm() }))).toEqual({ 'outputs.0.drm.contentId': 'Content id is required', 'outputs.0.drm.drmSystems': 'Choose at least one DRM system' });
+    expect(errorsOf(hls({ drmEnabled: true, drm: { ...newDrm(), contentId: 'ch-1', drmSystems: ['FAIRPLAY'] } }))).toEqual({});
+    const scheduler = withEventSource(undefined, 'SCHEDULER');
+    expect(errorsOf(hls({ adMarkersEnabled: true, adMarkers: scheduler }))).toEqual({
+      'outputs.0.adMarkers.schedule.frequencyInMinutes': 'Scheduler frequency is required',
+      'outputs.0.adMarkers.schedule.durationInSeconds': 'Scheduler duration is required',
+    });
+    expect(errorsOf(hls({ adMarkersEnabled: true, adMarkers: { ...scheduler, schedule: { frequencyInMinutes: 1441, durationInSeconds: 30 } } }))).toEqual({
+      'outputs.0.adMarkers.schedule.frequencyInMinutes': 'Scheduler frequency must be 1 to 1440 minutes',
+    });
+    // Another source brings its own option and drops the one it replaces.
+    expect(withEventSource({ ...scheduler, cueStyle: 'SCTE35', schedule: { frequencyInMinutes: 30, durationInSeconds: 60 } }, 'AD_DETECTION')).toEqual({ eventSource: 'AD_DETECTION', cueStyle: 'SCTE35', adDetectionOption: {} });
+    expect(errorsOf(hls({ adMarkersEnabled: true }))).toEqual({ 'outputs.0.adMarkers': 'Ad markers need an event source' });
   });
 
   it('takes no stream id for an SRT listener, as the API does', () => {

@@ -4,6 +4,7 @@ import { useJobEdit } from './context.ts';
 import { DeliveryOptions } from './DeliveryOptions.tsx';
 import { CheckField, FieldRow, ListError, NumberField, SelectField, SwitchField, TextField } from './fields.tsx';
 import { SEGMENTED_TYPES, TS_TYPES, type OutputValue } from './jobFormModel.ts';
+import { OutputAdsDrmFields } from './OutputAdsDrmFields.tsx';
 import { describeLink, SrtLinkModal } from './SrtLinkModal.tsx';
 
 const PLACEHOLDERS = '{SRC_SUB_DIR}, {SRC_FILE_TITLE}, {SRC_FILE_EXT}';
@@ -136,11 +137,12 @@ function SegmentedFields({ index, output }: { index: number; output: OutputValue
         <CheckField path={at('adaptiveOptions.trickPlayEnabled')} label="Trick play" />
         <CheckField path={at('adaptiveOptions.lowLatencyEnabled')} label="Low latency" />
       </FieldRow>
-      <FieldRow>
-        {(output.type === 'hls' || output.type === 'cmaf') && <CheckField path={at('encryption')} label="Encryption (AES-128)" />}
-        <CheckField path={at('drmEnabled')} label="DRM" disabled={muxed && !output.drmEnabled} hint={muxed ? 'DRM is unavailable with muxed audio and video.' : undefined} />
-        <CheckField path={at('adMarkersEnabled')} label="Ad markers" />
-      </FieldRow>
+      {(output.type === 'hls' || output.type === 'cmaf') && (
+        <FieldRow>
+          <CheckField path={at('encryption')} label="Encryption (AES-128)" />
+        </FieldRow>
+      )}
+      <OutputAdsDrmFields index={index} output={output} muxed={muxed} />
       <FieldRow className="job-fields-wide">
         <TextField path={at('pushBaseUrl')} label="Base URL for pushing to another location" placeholder="https://origin.example.com/live/channel1" eager />
       </FieldRow>
