@@ -256,6 +256,8 @@ export class NodeReconciler {
       logFile: path.join(this.options.paths.logsDir, `${key}.log`),
       nodeName: this.options.nodeName,
       onEvent: (event: EngineEvent) => {
+        // Progress blocks and log lines (several a second per job) change nothing stored: they stay in the engine.
+        if (event.type === 'progress' || event.type === 'log') return;
         running.events = running.events.then(() => this.onEngineEvent(key, running, event)).catch((error: Error) => this.log(`${key}: ${error.message}`));
       },
     };

@@ -106,18 +106,20 @@ export class JobRuntimeRepository {
   }
 
   /** Many jobs' figures in one statement; SRT statistics not sampled keep their stored value, a bitrate not measured is null. */
+  /** Every row in one statement with seven array parameters (a VALUES list would be seven parameters per job). */
   async writeStats(rows: JobStatsRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const values = rows.map(
-      (r) =>
-        sql`(${r.jobId}::int, ${r.cpuPercent}::real, ${Math.round(r.rssBytes)}::bigint, ${r.inputBps}::bigint, ${r.outputBps}::bigint, ${JSON.stringify(r.ioRates)}::jsonb, ${r.srtStats === undefined ? null : JSON.stringify(r.srtStats)}::jsonb)`,
-    );
+    const column = <T>(pick: (row: JobStatsRow) => T) => rows.map(pick);
     await sql`
       update job_status as s set
         cpu_percent = v.cpu, rss_bytes = v.rss,
         input_bps = v.input_bps, output_bps = v.output_bps, io_rates = v.io,
         srt_stats = coalesce(v.srt, s.srt_stats), updated_at = now()
-      from (values ${sql.join(values)}) as v(job_id, cpu, rss, input_bps, output_bps, io, srt)
+      from unnest(
+        ${column((r) => r.jobId)}::int[], ${column((r) => r.cpuPercent)}::real[], ${column((r) => Math.round(r.rssBytes))}::bigint[],
+        ${column((r) => r.inputBps)}::bigint[], ${column((r) => r.outputBps)}::bigint[],
+        ${column((r) => JSON.stringify(r.ioRates))}::jsonb[], ${column((r) => (r.srtStats === undefined ? null : JSON.stringify(r.srtStats)))}::jsonb[]
+      ) as v(job_id, cpu, rss, input_bps, output_bps, io, srt)
       where s.job_id = v.job_id and s.state = 'running'`.execute(this.db);
   }
 

@@ -54,6 +54,18 @@ export type SrtBridgeKey = number | 'input' | 'failover';
 const FFMPEG_LEVEL_NAMES = new Set(['quiet', 'panic', 'fatal', 'error', 'warning', 'info', 'verbose', 'debug', 'trace']);
 
 
+/**
+ * How often ffmpeg writes a progress block. Progress is what the stale clock and the failover switch
+ * watch, and reading it is most of what a running job costs the control plane: once a second, or
+ * four times within a failover switch timeout shorter than 4 s (never under 0.25 s), so a switch is
+ * never decided between two blocks of a healthy primary.
+ */
+export function progressPeriodSeconds(job: JobSpec): number {
+  const switchSeconds = job.failover?.switchTimeoutSeconds;
+  if (switchSeconds === undefined || !Number.isFinite(switchSeconds) || switchSeconds >= 4) return 1;
+  return Math.max(0.25, switchSeconds / 4);
+}
+
 /** Network reads give up after this long without data: the job's stale timeout, within 5 s to 60 s. */
 export function ioTimeoutSeconds(job: JobSpec): number {
   const stale = Number.isFinite(job.staleTimeoutSeconds) && job.staleTimeoutSeconds > 0 ? job.staleTimeoutSeconds : 10;
@@ -86,8 +98,8 @@ export function ioTimeoutSeconds(job: JobSpec): number {
 export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): FfmpegCommand {
   const level = options.ffmpegLogLevel ?? ffmpegLogLevelFor(job.logLevel ?? 'INFO');
   if (!FFMPEG_LEVEL_NAMES.has(level)) fail(`Unknown ffmpeg log level "${level}"`);
-  // Progress goes to fd 3, stdout stays free for TS, stderr carries level-tagged log lines.
-  const prefix = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', `repeat+level+${level}`, '-progress', 'pipe:3'];
+  // Progress goes to fd 3 (every progressPeriodSeconds), stdout stays free for TS, stderr carries level-tagged log lines.
+  const prefix = ['-hide_banner', '-nostdin', '-nostats', '-loglevel', `repeat+level+${level}`, '-progress', 'pipe:3', '-stats_period', String(progressPeriodSeconds(job))];
 
   let input = job.input;
   if (options.useFailover) {

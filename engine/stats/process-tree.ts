@@ -73,7 +73,7 @@ export function readProcTable(options: { fresh?: boolean } = {}): Promise<ProcTa
   // Read synchronously: /proc is the kernel's memory, never a disk, and one read costs microseconds;
   // the thread pool's round trips (open, stat, read, close per file) cost the control plane far more.
   const scan = (async () => {
-    const uptimeSeconds = await secondsSinceBoot();
+    const uptimeSeconds = secondsSinceBoot();
     const entries: ProcEntry[] = [];
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
@@ -132,8 +132,14 @@ export async function sampleProcessGroup(pgid: number, options: { fresh?: boolea
   return { cpuSeconds, rssBytes, pids };
 }
 
-async function secondsSinceBoot(): Promise<number> {
-  return Number.parseFloat(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+let boot: { uptimeSeconds: number; at: number } | undefined;
+/**
+ * Seconds since boot: /proc/uptime read once, then carried on by the monotonic clock (both count
+ * from boot and neither jumps with the wall clock), so a sample reads no file for it.
+ */
+function secondsSinceBoot(): number {
+  if (!boot) boot = { uptimeSeconds: Number.parseFloat(readFileSync('/proc/uptime', 'utf8').split(' ')[0]), at: performance.now() };
+  return boot.uptimeSeconds + (performance.now() - boot.at) / 1000;
 }
 
 /**
@@ -144,17 +150,17 @@ async function secondsSinceBoot(): Promise<number> {
 export class CpuMeter {
   private last: { cpuSeconds: number; at: number } | undefined;
   private lastPercent = 0;
-  /** The group's processes as the last full scan of /proc found them, and when. */
-  private members: { pids: number[]; scannedAt: number } | undefined;
+  /** Members that have gone since the scan of /proc made at `goneSince` (a pid is not read again once it has). */
+  private readonly gone = new Set<number>();
+  private goneSince = Number.NaN;
 
   constructor(readonly pgid: number) {}
 
   async sample(): Promise<{ cpuPercent: number; rssBytes: number }> {
-    const group = await this.sampleMembers();
+    const group = this.sampleMembers();
     let cpuPercent = this.lastPercent;
     if (this.last) {
       const wall = group.uptimeSeconds - this.last.at;
-      // A scan shared with another job may be the same one as last time: keep the last figure.
       if (wall > 0) cpuPercent = (Math.max(0, group.cpuSeconds - this.last.cpuSeconds) / wall) * 100;
     } else if (group.leaderStartSeconds !== undefined) {
       const alive = group.uptimeSeconds - group.leaderStartSeconds;
@@ -167,33 +173,59 @@ export class CpuMeter {
 
   /**
    * Reading every process of the machine for each sample would cost the control plane more than
-   * the jobs it watches: the members found by a full scan are read directly, and /proc is scanned
-   * again only every MEMBERS_RESCAN_MS (to find new children) or when a member has gone.
+   * the jobs it watches: the members are read directly, each from its own /proc/<pid>/stat. Who the
+   * members are comes from a scan of /proc shared by every job of the node and made at most every
+   * MEMBERS_RESCAN_MS (a new child shows within that time), and the leader is always one of them;
+   * a member that has gone drops out at once.
    */
-  private async sampleMembers(): Promise<GroupSample> {
-    const known = this.members;
-    if (known && Date.now() - known.scannedAt < MEMBERS_RESCAN_MS) {
-      const { ticksPerSecond, pageSize } = systemClock();
-      const [uptimeSeconds, ...stats] = await Promise.all([
-        secondsSinceBoot(),
-        ...known.pids.map((pid) => readProcStat(pid)),
-      ]);
-      const members = (stats as Array<ProcEntry | undefined>).filter((e): e is ProcEntry => e !== undefined && e.pgid === this.pgid && e.state !== 'Z');
-      if (members.length === known.pids.length) {
-        const leader = members.find((e) => e.pid === this.pgid);
-        return {
-          cpuSeconds: members.reduce((sum, e) => sum + e.cpuTicks, 0) / ticksPerSecond,
-          rssBytes: members.reduce((sum, e) => sum + e.rssPages, 0) * pageSize,
-          pids: members.map((e) => e.pid),
-          uptimeSeconds: uptimeSeconds as number,
-          leaderStartSeconds: leader ? leader.startTicks / ticksPerSecond : undefined,
-        };
-      }
+  private sampleMembers(): GroupSample {
+    const { ticksPerSecond, pageSize } = systemClock();
+    const uptimeSeconds = secondsSinceBoot();
+    const scan = membership();
+    if (scan.at !== this.goneSince) {
+      this.gone.clear();
+      this.goneSince = scan.at;
     }
-    const group = await sampleGroup(this.pgid);
-    this.members = { pids: group.pids, scannedAt: Date.now() };
-    return group;
+    const pids = [this.pgid, ...(scan.groups.get(this.pgid) ?? [])];
+    let cpuTicks = 0;
+    let rssPages = 0;
+    let leaderStartSeconds: number | undefined;
+    const alive: number[] = [];
+    for (const pid of pids) {
+      if (this.gone.has(pid)) continue;
+      const entry = readProcStat(pid);
+      if (!entry || entry.pgid !== this.pgid || entry.state === 'Z') {
+        this.gone.add(pid);
+        continue;
+      }
+      alive.push(pid);
+      cpuTicks += entry.cpuTicks;
+      rssPages += entry.rssPages;
+      if (pid === this.pgid) leaderStartSeconds = entry.startTicks / ticksPerSecond;
+    }
+    return { cpuSeconds: cpuTicks / ticksPerSecond, rssBytes: rssPages * pageSize, pids: alive, uptimeSeconds, leaderStartSeconds };
   }
+}
+
+let scanned: { at: number; groups: Map<number, number[]> } | undefined;
+/**
+ * The processes of every process group but their leaders, from a scan of /proc made at most every
+ * MEMBERS_RESCAN_MS for all the jobs of the node.
+ */
+function membership(): { at: number; groups: Map<number, number[]> } {
+  const now = performance.now();
+  if (scanned && now - scanned.at < MEMBERS_RESCAN_MS) return scanned;
+  const groups = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const entry = readProcStat(Number(name));
+    if (!entry || entry.state === 'Z' || entry.pid === entry.pgid) continue;
+    const members = groups.get(entry.pgid);
+    if (members) members.push(entry.pid);
+    else groups.set(entry.pgid, [entry.pid]);
+  }
+  scanned = { at: now, groups };
+  return scanned;
 }
 
 const MEMBERS_RESCAN_MS = 30_000;

@@ -12,29 +12,32 @@ import type { Progress } from '../types.ts';
  */
 export class ProgressParser {
   private rest = '';
-  private fields = new Map<string, string>();
+  /** The fields of the block being read; only the keys toProgress uses are kept. */
+  private fields: Partial<Record<Field, string>> = {};
 
   push(chunk: string): Progress[] {
-    const text = this.rest + chunk;
-    const lines = text.split('\n');
-    this.rest = lines.pop() ?? '';
+    // Runs for every block of every job (a few a second each): plain string scanning, no per-line arrays.
+    const text = this.rest ? this.rest + chunk : chunk;
     const blocks: Progress[] = [];
-    for (const raw of lines) {
-      const line = raw.trim();
-      const eq = line.indexOf('=');
-      if (eq <= 0) continue;
-      const key = line.slice(0, eq).trim();
-      const value = line.slice(eq + 1).trim();
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
+      const eq = text.indexOf('=', start);
+      if (eq <= start || eq >= end) continue;
+      const key = text.slice(start, eq).trim();
       if (key === 'progress') {
-        blocks.push(toProgress(this.fields, value === 'end'));
-        this.fields = new Map();
-      } else {
-        this.fields.set(key, value);
+        blocks.push(toProgress(this.fields, text.slice(eq + 1, end).trim() === 'end'));
+        this.fields = {};
+      } else if (FIELDS.has(key)) {
+        this.fields[key as Field] = text.slice(eq + 1, end).trim();
       }
     }
+    this.rest = text.slice(start);
     return blocks;
   }
 }
+
+type Field = 'frame' | 'fps' | 'bitrate' | 'total_size' | 'out_time_us' | 'out_time_ms' | 'speed' | 'drop_frames' | 'dup_frames';
+const FIELDS: ReadonlySet<string> = new Set<Field>(['frame', 'fps', 'bitrate', 'total_size', 'out_time_us', 'out_time_ms', 'speed', 'drop_frames', 'dup_frames']);
 
 function num(value: string | undefined): number | undefined {
   if (value === undefined || value === '' || value === 'N/A') return undefined;
@@ -42,24 +45,25 @@ function num(value: string | undefined): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-function toProgress(fields: Map<string, string>, ended: boolean): Progress {
+function toProgress(fields: Partial<Record<Field, string>>, ended: boolean): Progress {
   const progress: Progress = { ended };
-  const frame = num(fields.get('frame'));
+  const frame = num(fields.frame);
   if (frame !== undefined) progress.frame = frame;
-  const fps = num(fields.get('fps'));
+  const fps = num(fields.fps);
   if (fps !== undefined) progress.fps = fps;
-  // "bitrate= 150.2kbits/s"
-  const bitrate = num(fields.get('bitrate')?.replace(/kbits\/s$/, ''));
+  // "bitrate= 150.2kbits/s": parseFloat stops at the unit.
+  const bitrate = num(fields.bitrate);
   if (bitrate !== undefined) progress.bitrateKbps = bitrate;
-  const size = num(fields.get('total_size'));
+  const size = num(fields.total_size);
   if (size !== undefined) progress.totalSizeBytes = size;
-  const outTimeUs = num(fields.get('out_time_us')) ?? num(fields.get('out_time_ms'));
+  const outTimeUs = num(fields.out_time_us) ?? num(fields.out_time_ms);
   if (outTimeUs !== undefined && outTimeUs >= 0) progress.outTimeMs = Math.round(outTimeUs / 1000);
-  const speed = num(fields.get('speed')?.replace(/x$/, ''));
+  // "speed=5.96x": likewise.
+  const speed = num(fields.speed);
   if (speed !== undefined) progress.speed = speed;
-  const drop = num(fields.get('drop_frames'));
+  const drop = num(fields.drop_frames);
   if (drop !== undefined) progress.dropFrames = drop;
-  const dup = num(fields.get('dup_frames'));
+  const dup = num(fields.dup_frames);
   if (dup !== undefined) progress.dupFrames = dup;
   return progress;
 }
@@ -71,6 +75,9 @@ function toProgress(fields: Map<string, string>, ended: boolean): Progress {
  */
 export function isAdvance(previous: Progress | undefined, next: Progress): boolean {
   if (!previous) return true;
-  const grew = (a: number | undefined, b: number | undefined) => b !== undefined && (a === undefined || b > a);
   return grew(previous.frame, next.frame) || grew(previous.totalSizeBytes, next.totalSizeBytes) || grew(previous.outTimeMs, next.outTimeMs);
+}
+
+function grew(a: number | undefined, b: number | undefined): boolean {
+  return b !== undefined && (a === undefined || b > a);
 }

@@ -7,7 +7,7 @@ import { testEncoding, testJob, valueOf } from './ffmpeg-argv.ts';
 /** The argv from the first input option to the last `-i` value of the main input. */
 function inputArgs(input: InputSpec, overrides: Parameters<typeof testJob>[0] = {}): string[] {
   const args = buildFfmpegArgs(testJob({ input, ...overrides })).args;
-  const start = args.indexOf('pipe:3') + 1;
+  const start = args.indexOf('-stats_period') + 2;
   const end = args.indexOf('-i', start) + 2;
   return args.slice(start, end);
 }
