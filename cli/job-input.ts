@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { paths, Schemas } from '../openapi/client/index.ts';
-import { BULK_ACTIONS } from '../openapi/schemas/job-api.ts';
+import { BULK_ACTION_PATHS, BULK_ACTIONS, type BulkAction } from '../openapi/schemas/job-api.ts';
 import { LOG_LINE_CHOICES } from '../openapi/schemas/job-insights.ts';
 import { INPUT_TYPES, LOG_LEVEL_NAMES, OUTPUT_TYPES } from '../openapi/schemas/jobs.ts';
 import { readObjectFile } from './body-file.ts';
@@ -58,10 +58,15 @@ export function logLevel(value: string): string {
 }
 
 /** A bulk action as the API names it; `hard-restart` is read as hard_restart. */
-export function bulkAction(value: string): Schemas['BulkRequest']['action'] {
+export function bulkAction(value: string): BulkAction {
   const action = value.trim().toLowerCase().replace(/-/g, '_');
   if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw new InvalidArgumentError(`Allowed actions are ${BULK_ACTIONS.join(', ')}.`);
-  return action as Schemas['BulkRequest']['action'];
+  return action as BulkAction;
+}
+
+/** The operation of a bulk action (bulkStartRelays, bulkHardRestartEncodings ...): the five share one body and one answer. */
+export function bulkPath(kind: JobKind, action: BulkAction) {
+  return jobPath(kind, `/api/relays/bulk/${BULK_ACTION_PATHS[action]}` as '/api/relays/bulk/start');
 }
 
 /** The ids of `bulk <action> <ids...>`: whole numbers from 1, given apart or comma-separated. */

@@ -1,4 +1,5 @@
-import { jobOperations, jobSharedOperations } from '../../openapi/paths/jobs.ts';
+import { BULK_OPERATION_KEYS, jobOperations, jobSharedOperations } from '../../openapi/paths/jobs.ts';
+import { BULK_ACTIONS } from '../../openapi/schemas/job-api.ts';
 import type { JOB_KINDS } from '../../openapi/schemas/jobs.ts';
 import { implement, type Implementation } from '../http/operations.ts';
 import type { Services } from '../services/index.ts';
@@ -31,7 +32,7 @@ function kindRoutes(kind: Kind, { jobs, jobActions, jobTemplates, jobComments }:
     implement(op.start, async ({ principal, params }) => jobActions.start(principal, kind, params.id)),
     implement(op.stop, async ({ principal, params }) => jobActions.stop(principal, kind, params.id)),
     implement(op.restart, async ({ principal, params, body }) => jobActions.restart(principal, kind, params.id, body.mode)),
-    implement(op.bulk, async ({ principal, body }) => jobActions.bulk(principal, kind, body)),
+    ...BULK_ACTIONS.map((action) => implement(op[BULK_OPERATION_KEYS[action]], async ({ principal, body }) => jobActions.bulk(principal, kind, action, body))),
     implement(op.saveAsTemplate, async ({ principal, params, body }) => jobTemplates.saveAsTemplate(principal, kind, params.id, body)),
     implement(op.addComment, async ({ principal, params, body }) => jobComments.add(principal, kind, params.id, body)),
     implement(op.deleteComment, async ({ params }) => {

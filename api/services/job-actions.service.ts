@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { jobPermissions } from '../../openapi/permissions.ts';
-import type { BulkRequest, BulkResult, RESTART_MODES } from '../../openapi/schemas/job-api.ts';
+import type { BulkAction, BulkRequest, BulkResult, RESTART_MODES } from '../../openapi/schemas/job-api.ts';
 import { can, type Principal } from '../auth/principal.ts';
 import { AppError, ConflictError, ForbiddenError } from '../errors.ts';
 import type { JobKindName, JobsRepository } from '../repositories/jobs.repository.ts';
@@ -9,7 +9,6 @@ import { actorOf, jobNotFound, KIND_LABEL } from './job-write-rules.ts';
 import type { JobsService } from './jobs.service.ts';
 
 type RestartMode = (typeof RESTART_MODES)[number];
-type BulkAction = z.output<typeof BulkRequest>['action'];
 
 /** Which permission set of jobPermissions(kind) each bulk action needs. */
 const BULK_PERMISSION = { start: 'onOff', stop: 'onOff', hard_restart: 'restart', soft_restart: 'restart', delete: 'delete' } as const;
@@ -42,15 +41,16 @@ export class JobActionsService {
 
   /**
    * One action over many jobs, each checked and acted on alone: one refusal (not found, a template,
-   * a job that is off) does not stop the others. The action's own permission is needed for all.
+   * a job that is off) does not stop the others. The action's own permission is needed for all:
+   * each bulk operation declares it, and it is checked here too.
    */
-  async bulk(principal: Principal, kind: JobKindName, request: z.output<typeof BulkRequest>): Promise<z.output<typeof BulkResult>> {
-    const needed = jobPermissions(kind)[BULK_PERMISSION[request.action]].anyOf;
-    if (!can(principal, ...needed)) throw new ForbiddenError(`action ${request.action}: needs ${needed.join(' or ')}.`);
+  async bulk(principal: Principal, kind: JobKindName, action: BulkAction, request: z.output<typeof BulkRequest>): Promise<z.output<typeof BulkResult>> {
+    const needed = jobPermissions(kind)[BULK_PERMISSION[action]].anyOf;
+    if (!can(principal, ...needed)) throw new ForbiddenError(`action ${action}: needs ${needed.join(' or ')}.`);
     const results: z.output<typeof BulkResult>['results'] = [];
     for (const id of [...new Set(request.ids)]) {
       try {
-        await this.act(principal, kind, id, request.action);
+        await this.act(principal, kind, id, action);
         results.push({ id, ok: true });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

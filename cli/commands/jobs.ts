@@ -2,9 +2,11 @@ import { Option, type Command } from 'commander';
 import { createElement, type FunctionComponent, type ReactElement } from 'react';
 import { unwrap, type ApiClient, type Schemas } from '../../openapi/client/index.ts';
 import { contextOf } from '../context.ts';
+import type { BulkAction } from '../../openapi/schemas/job-api.ts';
 import {
   bulkAction,
   bulkIds,
+  bulkPath,
   createJobBody,
   idList,
   inputTypeList,
@@ -153,7 +155,7 @@ function registerWrites(jobs: Command, kind: JobKind): void {
 }
 
 /** What a bulk action did to one job, as `start`, `stop` and `restart` say it of one. */
-const BULK_DONE: Record<Schemas['BulkRequest']['action'], string> = {
+const BULK_DONE: Record<BulkAction, string> = {
   start: 'switched on',
   stop: 'switched off',
   hard_restart: 'hard restart asked of its node',
@@ -195,16 +197,16 @@ function registerActions(jobs: Command, kind: JobKind): void {
 
   jobs
     .command('bulk')
-    .description(`One action over several ${kind}s (bulk${Kind}s): start, stop, hard_restart, soft_restart or delete; each id succeeds or fails alone`)
+    .description(`One action over several ${kind}s (bulkStart${Kind}s, bulkStop${Kind}s, bulkHardRestart${Kind}s, bulkSoftRestart${Kind}s, bulkDelete${Kind}s); each id succeeds or fails alone`)
     .argument('<action>', 'start, stop, hard_restart, soft_restart or delete', bulkAction)
     .argument('<ids...>', `${kind} ids, apart or comma-separated`)
     .option('-y, --yes', 'delete without asking')
     .option('--json', 'print the API\'s JSON of the result')
-    .action(async (action: Schemas['BulkRequest']['action'], rawIds: string[], options: JsonOption & { yes?: boolean }, command: Command) => {
+    .action(async (action: BulkAction, rawIds: string[], options: JsonOption & { yes?: boolean }, command: Command) => {
       const ids = bulkIds(rawIds);
       const { client } = contextOf(command);
       if (action === 'delete' && !(await confirmOrRefuse(`Delete ${ids.length} ${kind}${ids.length === 1 ? '' : 's'} (${ids.join(', ')})?`, `not deleting ${kind}s ${ids.join(', ')}`, options.yes))) return;
-      const result = await unwrap(client.POST(jobPath(kind, '/api/relays/bulk'), { body: { action, ids } }));
+      const result = await unwrap(client.POST(bulkPath(kind, action), { body: { ids } }));
       if (options.json) printJson(result);
       else for (const r of result.results) printLine(`${Kind} ${r.id}: ${r.ok ? BULK_DONE[action] : `${r.code ?? 'FAILED'}: ${r.message ?? ''}`}`);
       // A script learns of a refusal from the exit status too; the lines above say which.

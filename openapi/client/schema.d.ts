@@ -536,7 +536,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/relays/bulk": {
+    "/api/relays/bulk/start": {
         parameters: {
             query?: never;
             header?: never;
@@ -546,12 +546,100 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start, stop, hard restart, soft restart or delete selected relays
-         * @description Each job is checked and acted on alone: the result lists the outcome per id. The action's own permission is required (start/stop: on/off; restarts: restart; delete: delete).
+         * Switch the selected relays on
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
          *
-         *     **Permission:** Requires one of: RELAY_VIEW, RELAY_EDIT.
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT, RELAY_VIEW_ON_OFF.
          */
-        post: operations["bulkRelays"];
+        post: operations["bulkStartRelays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/bulk/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch the selected relays off
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT, RELAY_VIEW_ON_OFF.
+         */
+        post: operations["bulkStopRelays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/bulk/hard-restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hard restart the selected relays (kill and start)
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_RESTART.
+         */
+        post: operations["bulkHardRestartRelays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/bulk/soft-restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Soft restart the selected relays (graceful stop and start)
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_RESTART.
+         */
+        post: operations["bulkSoftRestartRelays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relays/bulk/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the selected relays; running ones are stopped first
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_DELETE.
+         */
+        post: operations["bulkDeleteRelays"];
         delete?: never;
         options?: never;
         head?: never;
@@ -810,7 +898,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/encodings/bulk": {
+    "/api/encodings/bulk/start": {
         parameters: {
             query?: never;
             header?: never;
@@ -820,12 +908,100 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start, stop, hard restart, soft restart or delete selected encodings
-         * @description Each job is checked and acted on alone: the result lists the outcome per id. The action's own permission is required (start/stop: on/off; restarts: restart; delete: delete).
+         * Switch the selected encodings on
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
          *
-         *     **Permission:** Requires one of: ENCODING_VIEW, ENCODING_EDIT.
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT, ENCODING_VIEW_ON_OFF.
          */
-        post: operations["bulkEncodings"];
+        post: operations["bulkStartEncodings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/bulk/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch the selected encodings off
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT, ENCODING_VIEW_ON_OFF.
+         */
+        post: operations["bulkStopEncodings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/bulk/hard-restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hard restart the selected encodings (kill and start)
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_RESTART.
+         */
+        post: operations["bulkHardRestartEncodings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/bulk/soft-restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Soft restart the selected encodings (graceful stop and start)
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_RESTART.
+         */
+        post: operations["bulkSoftRestartEncodings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/encodings/bulk/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete the selected encodings; running ones are stopped first
+         * @description Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.
+         *
+         *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_DELETE.
+         */
+        post: operations["bulkDeleteEncodings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2595,10 +2771,8 @@ export interface components {
             page: number;
             size: number;
         };
-        /** @description One action over the selected jobs. */
+        /** @description The selected jobs one bulk action acts on. */
         BulkRequest: {
-            /** @enum {string} */
-            action: "start" | "stop" | "hard_restart" | "soft_restart" | "delete";
             ids: number[];
         };
         /** @description The outcome per selected job: one refusal does not stop the others. */
@@ -7112,7 +7286,7 @@ export interface operations {
             };
         };
     };
-    bulkRelays: {
+    bulkStartRelays: {
         parameters: {
             query?: never;
             header?: never;
@@ -7152,7 +7326,247 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The action is not permitted. */
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkStopRelays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkHardRestartRelays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkSoftRestartRelays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkDeleteRelays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8402,7 +8816,7 @@ export interface operations {
             };
         };
     };
-    bulkEncodings: {
+    bulkStartEncodings: {
         parameters: {
             query?: never;
             header?: never;
@@ -8442,7 +8856,247 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The action is not permitted. */
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkStopEncodings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkHardRestartEncodings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkSoftRestartEncodings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error; the detail is in the server log under the request id. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkDeleteEncodings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome per id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description A field breaks a rule; the details name each field and its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid session or token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The user lacks the permission this operation needs. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -2,8 +2,10 @@ import { defineOperation } from '../operation.ts';
 import { JOB_KIND_PREFIX, jobPermissions } from '../permissions.ts';
 import { ErrorBody, IdParams, OkResponse } from '../schemas/common.ts';
 import {
+  BULK_ACTION_PATHS,
   BulkRequest,
   BulkResult,
+  type BulkAction,
   CommentCreate,
   CommentParams,
   CreateFromTemplateRequest,
@@ -38,6 +40,19 @@ function operationsOf<K extends Kind>(kind: K) {
   const can = jobPermissions(kind);
   const notFound = { description: `No ${kind} with that id.`, schema: ErrorBody };
   const templateNotFound = { description: 'No template with that id.', schema: ErrorBody };
+  /** One action of the bulk bar over the selected jobs, declaring the permission of the same action on one job. */
+  const bulk = (action: BulkAction, name: string, summary: string, permission: { anyOf: readonly string[] }) =>
+    defineOperation({
+      operationId: `${name.charAt(0).toLowerCase()}${name.slice(1)}${Kinds}`,
+      method: 'post',
+      path: `${base}/bulk/${BULK_ACTION_PATHS[action]}`,
+      tag,
+      summary,
+      description: 'Each job is checked and acted on alone: the result lists the outcome per id, and one refusal (not found, a template, a job that is off) does not stop the others.',
+      permission,
+      body: BulkRequest,
+      responses: { 200: { description: 'The outcome per id.', schema: BulkResult }, 400: invalid },
+    });
 
   return {
     list: defineOperation({
@@ -188,17 +203,11 @@ function operationsOf<K extends Kind>(kind: K) {
       body: RestartRequest,
       responses: { 200: { description: 'The restart is asked of its node.', schema: Job }, 404: notFound, 409: { description: 'The job is off.', schema: ErrorBody } },
     }),
-    bulk: defineOperation({
-      operationId: `bulk${Kinds}`,
-      method: 'post',
-      path: `${base}/bulk`,
-      tag,
-      summary: `Start, stop, hard restart, soft restart or delete selected ${kind}s`,
-      description: 'Each job is checked and acted on alone: the result lists the outcome per id. The action\'s own permission is required (start/stop: on/off; restarts: restart; delete: delete).',
-      permission: can.view,
-      body: BulkRequest,
-      responses: { 200: { description: 'The outcome per id.', schema: BulkResult }, 400: invalid, 403: { description: 'The action is not permitted.', schema: ErrorBody } },
-    }),
+    bulkStart: bulk('start', 'BulkStart', `Switch the selected ${kind}s on`, can.onOff),
+    bulkStop: bulk('stop', 'BulkStop', `Switch the selected ${kind}s off`, can.onOff),
+    bulkHardRestart: bulk('hard_restart', 'BulkHardRestart', `Hard restart the selected ${kind}s (kill and start)`, can.restart),
+    bulkSoftRestart: bulk('soft_restart', 'BulkSoftRestart', `Soft restart the selected ${kind}s (graceful stop and start)`, can.restart),
+    bulkDelete: bulk('delete', 'BulkDelete', `Delete the selected ${kind}s; running ones are stopped first`, can.delete),
     saveAsTemplate: defineOperation({
       operationId: `save${Kind}AsTemplate`,
       method: 'post',
@@ -276,3 +285,12 @@ function prefixed(kind: Kind) {
 }
 
 export type JobOperations = (typeof jobOperations)[Kind];
+
+/** The operation of each bulk action, by its key in jobOperations[kind]. */
+export const BULK_OPERATION_KEYS = {
+  start: 'bulkStart',
+  stop: 'bulkStop',
+  hard_restart: 'bulkHardRestart',
+  soft_restart: 'bulkSoftRestart',
+  delete: 'bulkDelete',
+} as const satisfies Record<BulkAction, keyof JobOperations>;

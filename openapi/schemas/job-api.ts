@@ -121,13 +121,17 @@ export const RestartRequest = z
   .object({ mode: z.enum(RESTART_MODES).describe('hard: kill and start; soft: graceful stop and start; reload: apply a changed configuration.') })
   .meta({ id: 'RestartRequest', description: 'Which restart to perform.' });
 
+/** The bulk bar's actions (spec 01 §2.3, §4); each is an operation of its own, with its own permission. */
 export const BULK_ACTIONS = ['start', 'stop', 'hard_restart', 'soft_restart', 'delete'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+/** The path of each bulk action's operation under /api/relays/bulk/ (or /api/encodings/bulk/). */
+export const BULK_ACTION_PATHS = { start: 'start', stop: 'stop', hard_restart: 'hard-restart', soft_restart: 'soft-restart', delete: 'delete' } as const satisfies Record<BulkAction, string>;
+
 export const BulkRequest = z
   .object({
-    action: z.enum(BULK_ACTIONS),
     ids: z.array(z.number().int().positive()).min(1, 'Select at least one job').max(1000, 'At most 1000 jobs at once'),
   })
-  .meta({ id: 'BulkRequest', description: 'One action over the selected jobs.' });
+  .meta({ id: 'BulkRequest', description: 'The selected jobs one bulk action acts on.' });
 
 export const BulkResult = z
   .object({

@@ -89,12 +89,12 @@ describe('POST /api/relays/{id}/restart', () => {
   });
 });
 
-describe('POST /api/relays/bulk', () => {
+describe('POST /api/relays/bulk/{action}', () => {
   it('acts on each selected job alone and answers the outcome per id', async () => {
     const a = await relays.create(relayBody('Bulk A'));
     const b = await relays.create(relayBody('Bulk B'));
     const template = (await relays.call<Job>('POST', '/templates', relayBody('Bulk template'))).body;
-    const started = await relays.call<{ results: unknown[] }>('POST', '/bulk', { action: 'start', ids: [a.id, 2_000_000, template.id, b.id] });
+    const started = await relays.call<{ results: unknown[] }>('POST', '/bulk/start', { ids: [a.id, 2_000_000, template.id, b.id] });
     expect(started.status).toBe(200);
     expect(started.body.results).toEqual([
       { id: a.id, ok: true },
@@ -105,27 +105,27 @@ describe('POST /api/relays/bulk', () => {
     expect([(await jobRow(a.id)).active, (await jobRow(b.id)).active]).toEqual([true, true]);
 
     await relays.call('POST', `/${b.id}/stop`);
-    const restarted = await relays.call<{ results: unknown[] }>('POST', '/bulk', { action: 'soft_restart', ids: [a.id, b.id] });
+    const restarted = await relays.call<{ results: unknown[] }>('POST', '/bulk/soft-restart', { ids: [a.id, b.id] });
     expect(restarted.body.results).toEqual([
       { id: a.id, ok: true },
       { id: b.id, ok: false, code: 'JOB_OFF', message: 'Relay Bulk B is off: switch it on to restart it.' },
     ]);
     expect(await jobRow(a.id)).toMatchObject({ restart_seq: 1, restart_mode: 'soft' });
-    const hard = await relays.call<{ results: unknown[] }>('POST', '/bulk', { action: 'hard_restart', ids: [a.id] });
+    const hard = await relays.call<{ results: unknown[] }>('POST', '/bulk/hard-restart', { ids: [a.id] });
     expect(hard.body.results).toEqual([{ id: a.id, ok: true }]);
     expect(await jobRow(a.id)).toMatchObject({ restart_seq: 2, restart_mode: 'hard' });
 
-    const stopped = await relays.call<{ results: unknown[] }>('POST', '/bulk', { action: 'stop', ids: [a.id, b.id] });
+    const stopped = await relays.call<{ results: unknown[] }>('POST', '/bulk/stop', { ids: [a.id, b.id] });
     expect(stopped.body.results).toEqual([{ id: a.id, ok: true }, { id: b.id, ok: true }]);
     expect((await jobRow(a.id)).active).toBe(false);
 
-    const deleted = await relays.call<{ results: unknown[] }>('POST', '/bulk', { action: 'delete', ids: [a.id, b.id, a.id] });
+    const deleted = await relays.call<{ results: unknown[] }>('POST', '/bulk/delete', { ids: [a.id, b.id, a.id] });
     expect(deleted.body.results).toEqual([{ id: a.id, ok: true }, { id: b.id, ok: true }]);
     expect((await relays.call('GET', `/${a.id}`)).status).toBe(404);
   });
 
   it('refuses an empty selection', async () => {
-    const { status, body } = await relays.call<ErrorBody>('POST', '/bulk', { action: 'start', ids: [] });
+    const { status, body } = await relays.call<ErrorBody>('POST', '/bulk/start', { ids: [] });
     expect(status).toBe(400);
     expect(body.details).toContainEqual(expect.objectContaining({ path: 'body.ids', message: 'Select at least one job' }));
   });

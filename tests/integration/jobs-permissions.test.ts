@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_JSON_PATH } from '../../openapi/build.ts';
 import type { UserPermissionMap } from '../../openapi/permissions.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { client, encodingBody, insertPreset, jobPermission, relayBody, userWith, writeOf, type ErrorBody, type Job } from './jobs-api-support.ts';
@@ -58,9 +60,11 @@ const actions: Action[] = [
   { name: 'saveAsTemplate', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('save'))).id}/template`, { templateType: 'CREATE', name: 'saved' }) },
   { name: 'saveOverTemplate', run: async (u) => u.call('POST', `/${(await admin.create(relayBody('save over'))).id}/template`, { templateType: 'UPDATE', templateId: (await template()).id }) },
   { name: 'createFromTemplate', run: async (u) => u.call('POST', `/templates/${(await template()).id}/jobs`, { name: 'from template' }) },
-  { name: 'bulk start', run: async (u) => u.call('POST', '/bulk', { action: 'start', ids: [(await admin.create(relayBody('bulk'))).id] }) },
-  { name: 'bulk hard_restart', run: async (u) => u.call('POST', '/bulk', { action: 'hard_restart', ids: [(await running()).id] }) },
-  { name: 'bulk delete', run: async (u) => u.call('POST', '/bulk', { action: 'delete', ids: [(await admin.create(relayBody('bulk'))).id] }) },
+  { name: 'bulk start', run: async (u) => u.call('POST', '/bulk/start', { ids: [(await admin.create(relayBody('bulk'))).id] }) },
+  { name: 'bulk stop', run: async (u) => u.call('POST', '/bulk/stop', { ids: [(await running()).id] }) },
+  { name: 'bulk hard restart', run: async (u) => u.call('POST', '/bulk/hard-restart', { ids: [(await running()).id] }) },
+  { name: 'bulk soft restart', run: async (u) => u.call('POST', '/bulk/soft-restart', { ids: [(await running()).id] }) },
+  { name: 'bulk delete', run: async (u) => u.call('POST', '/bulk/delete', { ids: [(await admin.create(relayBody('bulk'))).id] }) },
 ];
 
 async function template(): Promise<Job> {
@@ -81,10 +85,10 @@ const matrix: Array<{ who: string; permissions: UserPermissionMap; allowed: stri
   {
     who: 'VIEW_EDIT',
     permissions: jobPermission('relay', 'VIEW', { viewEdit: true }),
-    allowed: [...VIEW, 'create', 'update', 'start', 'stop', 'addComment', 'deleteComment', 'updateTemplate', 'saveOverTemplate', 'createFromTemplate', 'bulk start'],
+    allowed: [...VIEW, 'create', 'update', 'start', 'stop', 'addComment', 'deleteComment', 'updateTemplate', 'saveOverTemplate', 'createFromTemplate', 'bulk start', 'bulk stop'],
   },
-  { who: 'VIEW_ON_OFF', permissions: jobPermission('relay', 'VIEW', { viewOnOff: true }), allowed: [...VIEW, 'start', 'stop', 'bulk start'] },
-  { who: 'VIEW_RESTART', permissions: jobPermission('relay', 'VIEW', { viewRestart: true }), allowed: [...VIEW, 'restart', 'bulk hard_restart'] },
+  { who: 'VIEW_ON_OFF', permissions: jobPermission('relay', 'VIEW', { viewOnOff: true }), allowed: [...VIEW, 'start', 'stop', 'bulk start', 'bulk stop'] },
+  { who: 'VIEW_RESTART', permissions: jobPermission('relay', 'VIEW', { viewRestart: true }), allowed: [...VIEW, 'restart', 'bulk hard restart', 'bulk soft restart'] },
   { who: 'VIEW_DELETE', permissions: jobPermission('relay', 'VIEW', { viewDelete: true }), allowed: [...VIEW, 'delete', 'deleteTemplate', 'bulk delete'] },
   { who: 'VIEW', permissions: jobPermission('relay', 'VIEW'), allowed: VIEW },
   { who: 'VIEW_LOG', permissions: jobPermission('relay', 'VIEW', { viewLog: true }), allowed: VIEW },
@@ -103,13 +107,30 @@ describe('the permission matrix on /api/relays', () => {
   });
 });
 
+describe('the bulk operations', () => {
+  const document = JSON.parse(readFileSync(OPENAPI_JSON_PATH, 'utf8')) as { paths: Record<string, Record<string, { operationId: string; 'x-permission'?: unknown }>> };
+  const declared = new Map(Object.values(document.paths).flatMap((item) => Object.values(item).map((op) => [op.operationId, op['x-permission']] as const)));
+
+  it.each(['Relay', 'Encoding'])('declare for %ss the permission of the same action on one job (spec 01 §6)', (Kind) => {
+    const pairs = { start: 'start', stop: 'stop', hardRestart: 'restart', softRestart: 'restart', delete: 'delete' };
+    for (const [bulk, single] of Object.entries(pairs)) {
+      const bulkId = `bulk${bulk.charAt(0).toUpperCase()}${bulk.slice(1)}${Kind}s`;
+      expect(declared.get(bulkId), bulkId).toBeDefined();
+      expect(declared.get(bulkId), bulkId).toEqual(declared.get(`${single}${Kind}`));
+    }
+    expect(declared.get(`bulkDelete${Kind}s`)).toEqual({ anyOf: [`${Kind.toUpperCase()}_EDIT`, `${Kind.toUpperCase()}_VIEW_DELETE`] });
+  });
+});
+
 describe('403 bodies', () => {
   it('name the permissions an operation needs', async () => {
     const viewer = client(app, (await userWith(app, 'viewer', jobPermission('relay', 'VIEW'))).cookie, 'relay');
     const job = await admin.create(relayBody('guarded'));
     expect((await viewer.call('DELETE', `/${job.id}`)).body).toMatchObject({ code: 'FORBIDDEN', message: 'You need RELAY_EDIT or RELAY_VIEW_DELETE to do this.' });
     expect((await viewer.call('POST', `/${job.id}/start`)).body).toMatchObject({ message: 'You need RELAY_EDIT or RELAY_VIEW_EDIT or RELAY_VIEW_ON_OFF to do this.' });
-    expect((await viewer.call('POST', '/bulk', { action: 'delete', ids: [job.id] })).body).toMatchObject({ code: 'FORBIDDEN', message: 'action delete: needs RELAY_EDIT or RELAY_VIEW_DELETE.' });
+    // A bulk action is refused by the permission its operation declares, the same as the action on one job.
+    expect((await viewer.call('POST', '/bulk/delete', { ids: [job.id] })).body).toMatchObject({ code: 'FORBIDDEN', message: 'You need RELAY_EDIT or RELAY_VIEW_DELETE to do this.' });
+    expect((await viewer.call('POST', '/bulk/soft-restart', { ids: [job.id] })).body).toMatchObject({ code: 'FORBIDDEN', message: 'You need RELAY_EDIT or RELAY_VIEW_RESTART to do this.' });
     expect((await admin.get(job.id)).id).toBe(job.id);
   });
 

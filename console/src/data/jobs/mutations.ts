@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { BulkAction } from '../../../../openapi/schemas/job-api.ts';
 import { api, unwrap, type Schemas } from '../client.ts';
 import { jobKeys, type JobKind } from './keys.ts';
 import { jobPaths } from './paths.ts';
@@ -53,9 +54,13 @@ export function useRestartJob(kind: JobKind) {
   });
 }
 
+/** One action of the bulk bar over the selected jobs. */
 export function useBulkJobs(kind: JobKind) {
   const refresh = useRefreshJobs(kind);
-  return useMutation({ mutationFn: (body: Schemas['BulkRequest']) => unwrap(api.POST(jobPaths(kind).bulk, { body })), onSuccess: () => refresh() });
+  return useMutation({
+    mutationFn: ({ action, ids }: { action: BulkAction; ids: number[] }) => unwrap(api.POST(jobPaths(kind).bulk(action), { body: { ids } })),
+    onSuccess: () => refresh(),
+  });
 }
 
 export function useSaveAsTemplate(kind: JobKind, id: number) {

@@ -1,3 +1,4 @@
+import { BULK_ACTION_PATHS, type BulkAction } from '../../../../openapi/schemas/job-api.ts';
 import type { JobKind } from './keys.ts';
 
 /**
@@ -10,7 +11,8 @@ export const jobPaths = (kind: JobKind) => ({
   start: `/api/${kind}s/{id}/start` as '/api/relays/{id}/start',
   stop: `/api/${kind}s/{id}/stop` as '/api/relays/{id}/stop',
   restart: `/api/${kind}s/{id}/restart` as '/api/relays/{id}/restart',
-  bulk: `/api/${kind}s/bulk` as '/api/relays/bulk',
+  /** The operation of one bulk action; the five share one body and one answer, so they are typed as the first. */
+  bulk: (action: BulkAction) => `/api/${kind}s/bulk/${BULK_ACTION_PATHS[action]}` as '/api/relays/bulk/start',
   saveAsTemplate: `/api/${kind}s/{id}/template` as '/api/relays/{id}/template',
   comments: `/api/${kind}s/{id}/comments` as '/api/relays/{id}/comments',
   comment: `/api/${kind}s/{id}/comments/{commentId}` as '/api/relays/{id}/comments/{commentId}',

@@ -2,13 +2,13 @@ import { useState } from 'react';
 import { useConfirm, useConfirmDelete, useErrorAlert } from '../../components/dialogs.tsx';
 import { Icon } from '../../components/icons.tsx';
 import { useToast } from '../../components/toasts.tsx';
-import { messageOf, type Schemas } from '../../data/client.ts';
+import type { BulkAction } from '../../../../openapi/schemas/job-api.ts';
+import { messageOf } from '../../data/client.ts';
 import { useBulkJobs } from '../../data/jobs/mutations.ts';
 import type { JobSummary } from '../../data/jobs/queries.ts';
 import { JobIcon } from './jobIcons.tsx';
 import { JOB_KINDS, type JobGrants, type JobKindConfig } from './jobLabels.ts';
 
-type BulkAction = Schemas['BulkRequest']['action'];
 
 const ACTIONS: readonly { action: BulkAction; label: string; verb: string; done: string; grant: 'onOff' | 'restart' | 'delete' }[] = [
   { action: 'start', label: 'Start', verb: 'Start', done: 'started', grant: 'onOff' },
