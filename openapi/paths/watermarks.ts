@@ -7,6 +7,14 @@ const tag = 'watermarks';
 /**
  * Spec 03 §6: ENCODING_VIEW views watermarks; ENCODING_EDIT or ENCODING_VIEW_EDIT edits them and
  * uploads files; ENCODING_EDIT or ENCODING_VIEW_DELETE deletes them; Add New needs ENCODING_EDIT.
+ *
+ * The spec writes "ENCODING_EDIT with ENCODING_VIEW_EDIT: edit watermarks and upload files",
+ * "ENCODING_EDIT with ENCODING_VIEW_DELETE: delete watermarks" and, apart from them, "ENCODING_EDIT
+ * alone: Add New and Delete selected": the pairs are the permissions that open each action, either
+ * one. Read as "both", edit and delete would need no more than Add New (the Edit level holds every
+ * View sub-flag), and in the original, where choosing Edit clears the View sub-flags (spec 03 §4),
+ * nobody but an ADMIN could edit a watermark. Spec 01 §6 gives VIEW_EDIT and VIEW_DELETE the same
+ * meaning for jobs and templates.
  */
 export const WATERMARK_PERMISSIONS = {
   view: { anyOf: ['ENCODING_VIEW', 'ENCODING_EDIT'] },
