@@ -12,9 +12,9 @@ const ok = { ok: true as const };
 function kindRoutes(kind: Kind, { jobs, jobActions, jobTemplates, jobComments }: Services): Implementation[] {
   const op = jobOperations[kind];
   return [
-    implement(op.list, async ({ query }) => jobs.list(kind, query)),
-    implement(op.listTemplates, async ({ query }) => jobTemplates.list(kind, query)),
-    implement(op.getTemplate, async ({ params }) => jobTemplates.get(kind, params.id)),
+    implement(op.list, async ({ principal, query }) => jobs.list(principal, kind, query)),
+    implement(op.listTemplates, async ({ principal, query }) => jobTemplates.list(principal, kind, query)),
+    implement(op.getTemplate, async ({ principal, params }) => jobTemplates.get(principal, kind, params.id)),
     implement(op.createTemplate, async ({ principal, body }) => jobs.create(principal, kind, body, { template: true })),
     implement(op.updateTemplate, async ({ principal, params, body }) => jobs.update(principal, kind, params.id, body, { templates: true })),
     implement(op.deleteTemplate, async ({ params }) => {
@@ -22,7 +22,7 @@ function kindRoutes(kind: Kind, { jobs, jobActions, jobTemplates, jobComments }:
       return ok;
     }),
     implement(op.createFromTemplate, async ({ principal, params, body }) => jobTemplates.createFromTemplate(principal, kind, params.id, body)),
-    implement(op.get, async ({ params }) => jobs.get(kind, params.id)),
+    implement(op.get, async ({ principal, params }) => jobs.get(principal, kind, params.id)),
     implement(op.create, async ({ principal, body }) => jobs.create(principal, kind, body)),
     implement(op.update, async ({ principal, params, query, body }) => jobs.update(principal, kind, params.id, body, { restart: query.restart === 'true' })),
     implement(op.delete, async ({ params }) => {

@@ -26,17 +26,17 @@ export class JobActionsService {
 
   async start(principal: Principal, kind: JobKindName, id: number): Promise<JobDto> {
     await this.switchJob(principal, kind, id, true);
-    return this.service.get(kind, id);
+    return this.service.get(principal, kind, id);
   }
 
   async stop(principal: Principal, kind: JobKindName, id: number): Promise<JobDto> {
     await this.switchJob(principal, kind, id, false);
-    return this.service.get(kind, id);
+    return this.service.get(principal, kind, id);
   }
 
   async restart(principal: Principal, kind: JobKindName, id: number, mode: RestartMode): Promise<JobDto> {
     await this.restartJob(principal, kind, id, mode);
-    return this.service.get(kind, id);
+    return this.service.get(principal, kind, id);
   }
 
   /**

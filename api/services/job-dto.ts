@@ -153,6 +153,12 @@ export function summaryOf(row: JobSummaryRow): JobSummaryDto {
   };
 }
 
+/** A job or list row without its alarm switch: what a reader without ALARMS_VIEW gets. */
+export function withoutAlarmSwitch<T extends { alarmed?: boolean }>(dto: T): T {
+  const { alarmed: _alarmed, ...rest } = dto;
+  return rest as T;
+}
+
 export function commentOf(row: JobCommentRow): JobDto['comments'][number] {
   return { id: row.id, type: row.type as JobDto['comments'][number]['type'], comment: row.comment, createdAt: row.created_at.toISOString(), createdBy: row.created_by };
 }

@@ -18,12 +18,12 @@ export class JobTemplatesService {
     private readonly service: JobsService,
   ) {}
 
-  list(kind: JobKindName, query: JobListQueryValue) {
-    return this.service.list(kind, query, true);
+  list(viewer: Principal, kind: JobKindName, query: JobListQueryValue) {
+    return this.service.list(viewer, kind, query, true);
   }
 
-  get(kind: JobKindName, id: number): Promise<JobDto> {
-    return this.service.get(kind, id, true);
+  get(viewer: Principal, kind: JobKindName, id: number): Promise<JobDto> {
+    return this.service.get(viewer, kind, id, true);
   }
 
   /**
@@ -39,7 +39,7 @@ export class JobTemplatesService {
     const config = { ...configOf(job), name: job.name, node: job.node_id };
     if (request.templateType === 'CREATE') {
       const row = await this.service.insert(principal, kind, { ...config, name: request.name as string }, { template: true, templateType: 'CREATE' });
-      return this.service.get(kind, row.id, true);
+      return this.service.get(principal, kind, row.id, true);
     }
     const templateId = request.templateId as number;
     await this.jobs.transaction(async (jobs) => {
@@ -48,7 +48,7 @@ export class JobTemplatesService {
       await jobs.updateConfig(templateId, { ...columnsOf({ ...config, name: template.name }), saved: template.saved, template_type: 'UPDATE' });
     });
     await this.service.publish(kind, 'updated', templateId);
-    return this.service.get(kind, templateId, true);
+    return this.service.get(principal, kind, templateId, true);
   }
 
   /** A new job with the template's configuration and the given name; it counts against the creator's limit. */
@@ -57,6 +57,6 @@ export class JobTemplatesService {
     if (!template || !template.is_template) throw templateNotFound(kind, templateId);
     const config = { ...configOf(template), name: request.name, node: template.node_id };
     const row = await this.service.insert(principal, kind, config, { template: false });
-    return this.service.get(kind, row.id);
+    return this.service.get(principal, kind, row.id);
   }
 }

@@ -10,7 +10,8 @@ import { JOB_FEATURES } from './job-settings.service.ts';
 /**
  * The rules a relay, encoding or template passes before it is stored: the cross-field rules of
  * spec 01 §5 for its kind, the features of the catalogue, what the writer may change (features:
- * ADMIN; the alarm switch: ALARMS_EDIT; new outputs: the full EDIT), and the references it names.
+ * ADMIN; new outputs: the full EDIT; the alarm switch is taken only from ALARMS_EDIT, see
+ * alarmedFor), and the references it names.
  */
 
 export type JobWriteValue = z.output<typeof JobWrite>;
@@ -72,9 +73,6 @@ export function assertMayWrite(principal: Principal, kind: JobKindName, input: J
   if (principal.role !== 'ADMIN' && !sameJson(input.features, current?.features ?? [])) {
     throw new ForbiddenError(`features: only an ADMIN may change the features of a ${kind}.`);
   }
-  if (input.alarmed !== (current?.alarmed ?? false) && !can(principal, 'ALARMS_EDIT')) {
-    throw new ForbiddenError('alarmed: changing the alarm switch needs ALARMS_EDIT.');
-  }
   if (input.outputs.length > (current?.outputs.length ?? 0) && !can(principal, `${prefix}_EDIT`)) {
     throw new ForbiddenError(`outputs: adding outputs needs ${prefix}_EDIT.`);
   }
@@ -88,9 +86,19 @@ export async function assertReferencesExist(jobs: JobsRepository, config: JobInp
   fail(missing.map((field) => ({ path: `body.${field}`, message: `${label[field]} ${config[field]} does not exist` })));
 }
 
-/** The configuration stored for a write: encoding-only references are dropped for relays. */
-export function configFor(kind: JobKindName, input: JobWriteValue | JobInputValue): JobInputValue {
-  const { saved: _saved, ...config } = input as JobWriteValue;
+/**
+ * The alarm switch a write stores (spec 01 §6: only ALARMS_EDIT changes it): what a holder of
+ * ALARMS_EDIT sends; otherwise, or when it is absent (a reader without ALARMS_VIEW never sees it),
+ * the stored value (false for a new job). A save by someone else never resets it.
+ */
+export function alarmedFor(principal: Principal, sent: boolean | undefined, stored: boolean | undefined): boolean {
+  return sent !== undefined && can(principal, 'ALARMS_EDIT') ? sent : (stored ?? false);
+}
+
+/** The configuration stored for a write, with the alarm switch `alarmed`: encoding-only references are dropped for relays. */
+export function configFor(kind: JobKindName, input: JobWriteValue, alarmed: boolean): JobInputValue {
+  const { saved: _saved, ...rest } = input;
+  const config: JobInputValue = { ...rest, alarmed };
   return kind === 'relay' ? { ...config, preset: null, watermark: null } : config;
 }
 

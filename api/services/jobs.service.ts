@@ -10,10 +10,11 @@ import { SettingsRepository } from '../repositories/settings.repository.ts';
 import { JobActionsService } from './job-actions.service.ts';
 import { JobCommentsService } from './job-comments.service.ts';
 import { JobSettingsService } from './job-settings.service.ts';
-import { configOf, jobOf, summaryOf, type JobDto } from './job-dto.ts';
+import { configOf, jobOf, summaryOf, withoutAlarmSwitch, type JobDto } from './job-dto.ts';
 import { JobTemplatesService } from './job-templates.service.ts';
 import {
   actorOf,
+  alarmedFor,
   assertMayWrite,
   assertReferencesExist,
   checkJobWrite,
@@ -26,6 +27,9 @@ import {
   type JobListQueryValue,
   type JobWriteValue,
 } from './job-write-rules.ts';
+
+/** Spec 01 §6: ALARMS_VIEW or ALARMS_EDIT shows the job alarm switch; others read jobs without it. */
+const seesAlarmSwitch = (viewer: Principal) => can(viewer, 'ALARMS_VIEW', 'ALARMS_EDIT');
 
 /** Topics and event types that can change a job's switch or observed state (stats and batch entries do not). */
 const JOB_TOPICS = new Set(['relays', 'encodings', 'jobs']);
@@ -82,6 +86,8 @@ class ListCache {
  */
 export class JobsService {
   private readonly cache: ListCache;
+  /** Each page handed out, as readers without ALARMS_VIEW see it. */
+  private readonly withoutAlarms = new WeakMap<object, object>();
 
   constructor(
     private readonly jobs: JobsRepository,
@@ -95,8 +101,13 @@ export class JobsService {
    * console polling, many operators on one screen, a script): a change of any job of the kind
    * still shows at once, and only the sampled figures (CPU, RSS, bitrates) may be that much older.
    */
-  list(kind: JobKindName, query: JobListQueryValue, templates = false) {
-    return this.cache.get(`${kind}:${templates}:response:${JSON.stringify(query)}`, () => this.readList(kind, query, templates), PAGE_TTL_MS);
+  async list(viewer: Principal, kind: JobKindName, query: JobListQueryValue, templates = false) {
+    const page = await this.cache.get(`${kind}:${templates}:response:${JSON.stringify(query)}`, () => this.readList(kind, query, templates), PAGE_TTL_MS);
+    if (seesAlarmSwitch(viewer)) return page;
+    // The same page without the alarm switch, made once per page (and so serialized once too).
+    let hidden = this.withoutAlarms.get(page);
+    if (!hidden) this.withoutAlarms.set(page, (hidden = Object.freeze({ ...page, items: page.items.map(withoutAlarmSwitch) })));
+    return hidden as typeof page;
   }
 
   private async readList(kind: JobKindName, query: JobListQueryValue, templates: boolean) {
@@ -134,19 +145,20 @@ export class JobsService {
     return rows;
   }
 
-  /** A job or template of the kind, with its status and comments. */
-  async get(kind: JobKindName, id: number, templates?: boolean): Promise<JobDto> {
+  /** A job or template of the kind, with its status and comments, as `viewer` may see it. */
+  async get(viewer: Principal, kind: JobKindName, id: number, templates?: boolean): Promise<JobDto> {
     const detail = await this.jobs.findDetail(kind, id);
     if (!detail || (templates !== undefined && detail.job.is_template !== templates)) throw templates ? templateNotFound(kind, id) : jobNotFound(kind, id);
-    return jobOf(detail);
+    const job = jobOf(detail);
+    return seesAlarmSwitch(viewer) ? job : withoutAlarmSwitch(job);
   }
 
   async create(principal: Principal, kind: JobKindName, input: JobWriteValue, options: { template?: boolean } = {}): Promise<JobDto> {
     checkJobWrite(kind, input);
-    const config = configFor(kind, input);
+    const config = configFor(kind, input, alarmedFor(principal, input.alarmed, undefined));
     assertMayWrite(principal, kind, config);
     const row = await this.insert(principal, kind, config, { template: options.template ?? false, saved: input.saved });
-    return this.get(kind, row.id);
+    return this.get(principal, kind, row.id);
   }
 
   /**
@@ -190,11 +202,11 @@ export class JobsService {
       throw new ForbiddenError(`restart: Update & Restart needs ${prefix}_EDIT or ${prefix}_VIEW_RESTART.`);
     }
     checkJobWrite(kind, input);
-    const config = configFor(kind, input);
     const restarted = await this.jobs.transaction(async (jobs) => {
       const current = await jobs.findForUpdate(kind, id);
       if (!current || (options.templates !== undefined && current.is_template !== options.templates)) throw options.templates ? templateNotFound(kind, id) : jobNotFound(kind, id);
       const stored = configOf(current);
+      const config = configFor(kind, input, alarmedFor(principal, input.alarmed, stored.alarmed));
       const changed = !sameJson(config, { ...stored, name: current.name, node: current.node_id });
       if (current.saved && changed) {
         throw new ConflictError(`${KIND_LABEL[kind]} ${current.name} is locked: switch saved off to change it.`, 'LOCKED');
@@ -211,7 +223,7 @@ export class JobsService {
       return restart !== undefined;
     });
     await this.publish(kind, 'updated', id, restarted ? { restart: 'reload' } : undefined);
-    return this.get(kind, id);
+    return this.get(principal, kind, id);
   }
 
   /** Delete a job (its node stops it: it is no longer wanted) or a template. */

@@ -361,7 +361,7 @@ export interface paths {
         put?: never;
         /**
          * Create a relay
-         * @description Refused when the user's relays limit is reached. Changing features needs ADMIN; the alarm switch needs ALARMS_EDIT.
+         * @description Refused when the user's relays limit is reached. Changing features needs ADMIN. The alarm switch is taken only from a user with ALARMS_EDIT (otherwise it is off).
          *
          *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
          */
@@ -460,7 +460,7 @@ export interface paths {
         get: operations["getRelay"];
         /**
          * Update a relay
-         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it.
+         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it. The alarm switch is taken only from a user with ALARMS_EDIT; otherwise, or when absent, the stored one is kept.
          *
          *     **Permission:** Requires one of: RELAY_EDIT, RELAY_VIEW_EDIT.
          */
@@ -723,7 +723,7 @@ export interface paths {
         put?: never;
         /**
          * Create a encoding
-         * @description Refused when the user's encodings limit is reached. Changing features needs ADMIN; the alarm switch needs ALARMS_EDIT.
+         * @description Refused when the user's encodings limit is reached. Changing features needs ADMIN. The alarm switch is taken only from a user with ALARMS_EDIT (otherwise it is off).
          *
          *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
          */
@@ -822,7 +822,7 @@ export interface paths {
         get: operations["getEncoding"];
         /**
          * Update a encoding
-         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it.
+         * @description A running job keeps running with its old configuration and is marked changedConfigSinceLastStart, unless restart=true ("Update & Restart"). Adding outputs needs the full EDIT permission; a saved (locked) job refuses changes other than unlocking it. The alarm switch is taken only from a user with ALARMS_EDIT; otherwise, or when absent, the stored one is kept.
          *
          *     **Permission:** Requires one of: ENCODING_EDIT, ENCODING_VIEW_EDIT.
          */
@@ -3177,8 +3177,8 @@ export interface components {
             statistics: boolean;
             /** @default 7 */
             statisticsDays: number;
-            /** @default false */
-            alarmed: boolean;
+            /** @description The alarm switch: raise alarms for this job. Present only for users with ALARMS_VIEW or ALARMS_EDIT. */
+            alarmed?: boolean;
             /** @default [] */
             features: components["schemas"]["JobFeature"][];
             /**
@@ -3518,7 +3518,8 @@ export interface components {
             /** @description The most serious comment, colouring the comment icon; null without comments. */
             worstComment: components["schemas"]["CommentLevel"] | null;
             commentCount: number;
-            alarmed: boolean;
+            /** @description The alarm switch: raise alarms for this job. Present only for users with ALARMS_VIEW or ALARMS_EDIT. */
+            alarmed?: boolean;
             statistics: boolean;
             createdBy: string | null;
             /** @description ISO 8601 date and time, UTC. */
@@ -3581,7 +3582,7 @@ export interface components {
             statistics?: boolean;
             /** @default 7 */
             statisticsDays?: number;
-            /** @default false */
+            /** @description The alarm switch. Taken only from a user with ALARMS_EDIT; otherwise, and when absent, the stored value is kept (false for a new job). */
             alarmed?: boolean;
             /** @default [] */
             features?: components["schemas"]["JobFeature"][];

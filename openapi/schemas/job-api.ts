@@ -18,6 +18,9 @@ function csvOf<T extends z.ZodType>(item: T, description: string) {
     .describe(`${description} Comma-separated; any of them matches.`);
 }
 
+/** Spec 01 §6: ALARMS_VIEW or ALARMS_EDIT shows the job alarm switch. */
+const ALARMED_READ = 'The alarm switch: raise alarms for this job. Present only for users with ALARMS_VIEW or ALARMS_EDIT.';
+
 export const JOB_STATUS_FILTERS = ['active', 'inactive', 'streaming', 'waiting', 'failed'] as const;
 
 export const JobListQuery = z.object({
@@ -68,7 +71,7 @@ export const JobSummary = z
     outputMarkers: OutputMarkers,
     worstComment: CommentLevel.nullable().describe('The most serious comment, colouring the comment icon; null without comments.'),
     commentCount: z.number().int(),
-    alarmed: z.boolean(),
+    alarmed: z.boolean().optional().describe(ALARMED_READ),
     statistics: z.boolean(),
     createdBy: z.string().nullable(),
     createdAt: Timestamp,
@@ -93,9 +96,14 @@ export const JobPage = z
 /** What an operator writes: the entity's editable fields (rules of spec 01 §5 checked by the service for the kind). */
 export const JobWrite = JobInput.extend({
   saved: z.boolean().default(false).describe('Lock the job against edits (the saved flag).'),
+  alarmed: z
+    .boolean()
+    .optional()
+    .describe('The alarm switch. Taken only from a user with ALARMS_EDIT; otherwise, and when absent, the stored value is kept (false for a new job).'),
 }).meta({ id: 'JobWrite', description: 'A relay, encoding or template as written by an operator. Encoding-only fields are ignored for relays.' });
 
 export const Job = JobInput.extend({
+  alarmed: z.boolean().optional().describe(ALARMED_READ),
   id: z.number().int(),
   kind: JobKind,
   active: z.boolean().describe('The on/off switch (desired state).'),

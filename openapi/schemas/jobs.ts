@@ -346,7 +346,7 @@ function checkStoragePaths(job: Pick<JobFields, 'input' | 'failover' | 'subtitle
 }
 
 /** The cross-field rules of spec 01 §5. */
-export function checkJobRules(job: JobFields, kind: 'relay' | 'encoding', ctx: z.RefinementCtx): void {
+export function checkJobRules(job: Omit<JobFields, 'alarmed'> & { alarmed?: boolean }, kind: 'relay' | 'encoding', ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
   checkSrtInput(job.input, ['input'], issue);
   if (job.failover) checkSrtInput(job.failover.input, ['failover', 'input'], issue);

@@ -172,16 +172,74 @@ describe('403 bodies', () => {
     expect((await app.request('/api/job-features', { cookie: (await userWith(app, 'not-admin', jobPermission('relay', 'EDIT'))).cookie })).status).toBe(403);
   });
 
-  it('only ALARMS_EDIT may change the alarm switch', async () => {
-    const alarmsViewer = client(app, (await userWith(app, 'alarms-viewer', { ...jobPermission('relay', 'EDIT'), alarms: { level: 'ALARMS_VIEW', hide: false } })).cookie, 'relay');
-    const refused = await alarmsViewer.call<ErrorBody>('POST', '', relayBody('Alarmed', { alarmed: true }));
-    expect(refused).toMatchObject({ status: 403, body: { message: 'alarmed: changing the alarm switch needs ALARMS_EDIT.' } });
-    expect((await alarmsViewer.call('POST', '', relayBody('Not alarmed', { alarmed: false }))).status).toBe(201);
-    const alarmsEditor = client(app, (await userWith(app, 'alarms-editor', { ...jobPermission('relay', 'EDIT'), alarms: { level: 'ALARMS_EDIT', hide: false } })).cookie, 'relay');
-    const alarmed = await alarmsEditor.call<Job>('POST', '', relayBody('Alarmed', { alarmed: true }));
-    expect(alarmed.body).toMatchObject({ alarmed: true });
-    // Keeping the switch as it is is no change.
-    expect((await alarmsViewer.call('PUT', `/${alarmed.body.id}`, writeOf(alarmed.body, { name: 'Still alarmed' }))).status).toBe(200);
+  describe('the alarm switch (alarmed): ALARMS_VIEW to see it, ALARMS_EDIT to change it', () => {
+    const alarmsUser = async (username: string, level?: 'ALARMS_VIEW' | 'ALARMS_EDIT') =>
+      client(app, (await userWith(app, username, { ...jobPermission('relay', 'EDIT'), ...(level ? { alarms: { level, hide: false } } : {}) })).cookie, 'relay');
+    const storedAlarmed = async (id: number) => (await app.db.selectFrom('jobs').select('config').where('id', '=', id).executeTakeFirstOrThrow()).config as { alarmed: boolean };
+
+    it('leaves it out of the relay, the list row and the template of a user without ALARMS_VIEW, and shows it with ALARMS_VIEW or ALARMS_EDIT', async () => {
+      const job = await admin.create(relayBody('Alarm shown', { alarmed: true }));
+      const template = await admin.call<Job>('POST', '/templates', relayBody('Alarm shown template', { alarmed: true }));
+      expect(template.body.alarmed).toBe(true);
+      const blind = await alarmsUser('alarms-blind');
+      expect(await blind.get(job.id)).not.toHaveProperty('alarmed');
+      expect((await blind.list(`search=${job.id}`)).items[0]).not.toHaveProperty('alarmed');
+      expect((await blind.list()).items.every((item) => !('alarmed' in item))).toBe(true);
+      const readTemplate = await blind.call<Job>('GET', `/templates/${template.body.id}`);
+      expect(readTemplate.status).toBe(200);
+      expect(readTemplate.body).not.toHaveProperty('alarmed');
+      expect((await blind.call<{ items: Job[] }>('GET', '/templates')).body.items.every((item) => !('alarmed' in item))).toBe(true);
+      // What an action answers is the same job, without the switch.
+      expect((await blind.call<Job>('POST', `/${job.id}/start`)).body).not.toHaveProperty('alarmed');
+      for (const [username, level] of [['alarms-seer', 'ALARMS_VIEW'], ['alarms-changer', 'ALARMS_EDIT']] as const) {
+        const user = await alarmsUser(username, level);
+        expect((await user.get(job.id)).alarmed).toBe(true);
+        expect((await user.list(`search=${job.id}`)).items[0].alarmed).toBe(true);
+      }
+      // Readers of both kinds in turn are each answered their own way (the list page is shared in memory).
+      expect((await blind.list(`search=${job.id}`)).items[0]).not.toHaveProperty('alarmed');
+      expect((await admin.list(`search=${job.id}`)).items[0].alarmed).toBe(true);
+    });
+
+    it('keeps the stored switch when a user without ALARMS_VIEW saves the relay as read (without it), or sends one', async () => {
+      const job = await admin.create(relayBody('Kept alarmed', { alarmed: true }));
+      const blind = await alarmsUser('alarms-blind-writer');
+      const read = await blind.get(job.id);
+      const saved = await blind.call<Job>('PUT', `/${job.id}`, writeOf(read, { restartAttempts: 4 }));
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect(saved.body).not.toHaveProperty('alarmed');
+      expect(await admin.get(job.id)).toMatchObject({ alarmed: true, restartAttempts: 4 });
+      // A body that names the switch (a client filling in the schema's defaults) does not reset it either.
+      expect((await blind.call('PUT', `/${job.id}`, writeOf(read, { restartAttempts: 5, alarmed: false }))).status).toBe(200);
+      expect(await admin.get(job.id)).toMatchObject({ alarmed: true, restartAttempts: 5 });
+      // Nor does it switch on a new job's.
+      const created = await blind.call<Job>('POST', '', relayBody('Blind alarmed', { alarmed: true }));
+      expect(created.status).toBe(201);
+      expect((await storedAlarmed(created.body.id)).alarmed).toBe(false);
+    });
+
+    it('keeps the stored switch when a user with ALARMS_VIEW only saves, whatever the body says; ALARMS_EDIT changes it', async () => {
+      const viewer = await alarmsUser('alarms-viewer', 'ALARMS_VIEW');
+      const editor = await alarmsUser('alarms-editor', 'ALARMS_EDIT');
+      const job = await editor.create(relayBody('Alarmed by editor', { alarmed: true }));
+      expect(job.alarmed).toBe(true);
+      const read = await viewer.get(job.id);
+      expect(read.alarmed).toBe(true);
+      // The console's disabled switch sends it as read; a changed value is not taken either.
+      expect((await viewer.call('PUT', `/${job.id}`, writeOf(read, { name: 'Still alarmed' }))).status).toBe(200);
+      const off = await viewer.call<Job>('PUT', `/${job.id}`, writeOf(read, { name: 'Still alarmed', alarmed: false }));
+      expect(off.status).toBe(200);
+      expect(off.body.alarmed).toBe(true);
+      const created = await viewer.call<Job>('POST', '', relayBody('Viewer alarmed', { alarmed: true }));
+      expect(created.status).toBe(201);
+      expect(created.body.alarmed).toBe(false);
+      // ALARMS_EDIT switches it off and on; a save without the field keeps it.
+      expect((await editor.call<Job>('PUT', `/${job.id}`, writeOf(read, { alarmed: false }))).body.alarmed).toBe(false);
+      expect((await editor.call<Job>('PUT', `/${job.id}`, writeOf(read, { alarmed: true }))).body.alarmed).toBe(true);
+      const { alarmed: _alarmed, ...withoutSwitch } = writeOf(read, { restartAttempts: 6 }) as Record<string, unknown>;
+      expect((await editor.call<Job>('PUT', `/${job.id}`, withoutSwitch)).body).toMatchObject({ alarmed: true, restartAttempts: 6 });
+      expect((await storedAlarmed(job.id)).alarmed).toBe(true);
+    });
   });
 });
 
