@@ -77,6 +77,61 @@ describe('console: alarms', () => {
     expect(await harness.app.services.alarms.effectiveJobSettings(jobId)).toMatchObject({ userStop: !(await harness.app.services.alarms.defaults()).userStop });
   });
 
+  it('opens a job\'s alarm history from its row menu: only its own alarms, newest first, sortable by date', async () => {
+    await admin.goto('/my/relays');
+    await admin.getByRole('button', { name: 'Actions for relay news relay' }).click();
+    await admin.getByRole('menuitem', { name: 'Alarm history' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Alarm history: news relay (id:${jobId})` });
+    await dialog.waitFor();
+    const table = dialog.getByRole('table', { name: 'Alarm history of relay news relay' });
+    // The job's two alarms, not the system's CPU alarm.
+    await expect.poll(() => table.locator('tbody tr').count(), poll).toBe(2);
+    const rows = await table.locator('tbody tr').allInnerTexts();
+    expect(rows[0]).toContain('FAILURE');
+    expect(rows[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+    expect(rows[0]).toContain('input_unreachable: Connection refused');
+    expect(rows[0]).toContain('+420-777-123456');
+    expect(rows[1]).toContain('userStop');
+    expect(rows.join('\n')).not.toContain('CPU usage raised');
+    expect(await dialog.getByText('Total: 2').count()).toBe(1);
+    const panel = dialog.locator('.alarm-history-panel');
+    expect(Number.parseFloat(await panel.evaluate((el) => getComputedStyle(el).maxHeight))).toBeLessThanOrEqual(800);
+    expect(await dialog.getByLabel('Items per page').count()).toBe(1);
+    await screenshot(admin, 'alarms-job-history-modal');
+    await table.getByRole('button', { name: /Time/ }).click();
+    await expect.poll(async () => (await table.locator('tbody tr').first().innerText()).includes('userStop'), poll).toBe(true);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // The list beneath kept its own address.
+    expect(new URL(admin.url()).search).toBe('');
+  });
+
+  it('opens the alarm history from a job\'s alarm card, and says "No alarms sent" for a job without any', async () => {
+    const quiet = await insertJob(harness.app.db, 'relay', { name: 'quiet relay', alarmed: true, input: { type: 'uri', uri: 'udp://239.0.0.1:1235' } } as never);
+    await admin.goto('/my/alarms');
+    await admin.locator('.alarm-card').filter({ hasText: 'news relay' }).getByRole('button', { name: 'Alarm history' }).click();
+    const dialog = admin.getByRole('dialog', { name: `Alarm history: news relay (id:${jobId})` });
+    await expect.poll(() => dialog.locator('tbody tr').count(), poll).toBe(2);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await admin.locator('.alarm-card').filter({ hasText: 'quiet relay' }).getByRole('button', { name: 'Alarm history' }).click();
+    const empty = admin.getByRole('dialog', { name: `Alarm history: quiet relay (id:${quiet.id})` });
+    await empty.getByText('No alarms sent').waitFor();
+    await screenshot(admin, 'alarms-job-history-empty');
+    await empty.press('Escape');
+    await empty.waitFor({ state: 'detached' });
+  });
+
+  it('offers the alarm history only to users with ALARMS_VIEW or ALARMS_EDIT', async () => {
+    const user = { username: 'relay-operator', password: 'operator-password-1' };
+    await harness.app.createUser({ ...user, permissions: { relay: { level: 'RELAY_EDIT', hide: false } } });
+    const { page } = await harness.newPage();
+    await signIn(page, user.username, user.password);
+    await page.goto('/my/relays');
+    await page.getByRole('button', { name: 'Actions for relay news relay' }).click();
+    await page.getByRole('menuitem', { name: 'View' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Alarm history' }).count()).toBe(0);
+  });
+
   it('checks the system thresholds: percent up to 100', async () => {
     await admin.goto('/my/alarms/system');
     await admin.getByRole('heading', { name: 'Resources' }).waitFor();

@@ -227,7 +227,7 @@ describe('console: relay list', () => {
     const row = rowOf(relaysTable(admin), 'beta-sports');
     await row.getByRole('button', { name: 'Actions for relay beta-sports' }).click();
     const menu = admin.getByRole('menu', { name: 'Actions for relay beta-sports' });
-    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['View', 'Save as template', 'Delete']);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['View', 'Save as template', 'Alarm history', 'Delete']);
     await menu.getByRole('menuitem', { name: 'Save as template' }).click();
     await dialog(admin).getByLabel('Name').fill('');
     await dialog(admin).getByText('Name is required', { exact: true }).waitFor();

@@ -14,7 +14,8 @@ export interface ModalProps {
   /** Focused when the dialog opens; else its first focusable element. */
   initialFocus?: RefObject<HTMLElement | null>;
   tone?: 'default' | 'danger';
-  size?: 'small' | 'medium';
+  /** small 420 px, medium 640 px, large 1040 px (a table). */
+  size?: 'small' | 'medium' | 'large';
 }
 
 /**

@@ -40,6 +40,8 @@ export interface ListTableProps<T> {
   /** Check boxes per row and a bulk bar with these actions for the selected rows. */
   bulkActions?: (selected: T[], clearSelection: () => void) => ReactNode;
   rowClassName?: (row: T) => string | undefined;
+  /** The footer's "Clear all filters" (default shown); a list without search or filters may leave it out. */
+  clearAll?: boolean;
 }
 
 export const LOADING_TEXT = 'Loading ...';
@@ -50,7 +52,7 @@ export const LOADING_TEXT = 'Loading ...';
  * counts, "Clear all filters", items per page and the paginator.
  */
 export function ListTable<T>(props: ListTableProps<T>) {
-  const { list, columns, rows, total = 0, rowKey, label, emptyText, loading, fetching, error, searchPlaceholder, filters = [], actions, footer, bulkActions, rowClassName } = props;
+  const { list, columns, rows, total = 0, rowKey, label, emptyText, loading, fetching, error, searchPlaceholder, filters = [], actions, footer, bulkActions, rowClassName, clearAll = true } = props;
   const selectable = Boolean(bulkActions);
   const [selected, setSelected] = useState<Map<string | number, T>>(new Map());
 
@@ -136,17 +138,19 @@ export function ListTable<T>(props: ListTableProps<T>) {
 
   return (
     <section className="list-table" aria-label={label}>
-      <div className="list-toolbar">
-        {searchPlaceholder !== undefined && <SearchBox value={list.search} onSearch={list.setSearch} placeholder={searchPlaceholder} />}
-        {filters.map((filter) =>
-          filter.multiple ? (
-            <MultiSelectFilter key={filter.key} filter={filter} values={list.filters[filter.key] ?? []} onChange={(values) => list.setFilter(filter.key, values)} />
-          ) : (
-            <SelectFilter key={filter.key} filter={filter} value={list.filters[filter.key]?.[0]} onChange={(values) => list.setFilter(filter.key, values)} />
-          ),
-        )}
-        <div className="list-toolbar-actions">{actions}</div>
-      </div>
+      {(searchPlaceholder !== undefined || filters.length > 0 || actions) && (
+        <div className="list-toolbar">
+          {searchPlaceholder !== undefined && <SearchBox value={list.search} onSearch={list.setSearch} placeholder={searchPlaceholder} />}
+          {filters.map((filter) =>
+            filter.multiple ? (
+              <MultiSelectFilter key={filter.key} filter={filter} values={list.filters[filter.key] ?? []} onChange={(values) => list.setFilter(filter.key, values)} />
+            ) : (
+              <SelectFilter key={filter.key} filter={filter} value={list.filters[filter.key]?.[0]} onChange={(values) => list.setFilter(filter.key, values)} />
+            ),
+          )}
+          <div className="list-toolbar-actions">{actions}</div>
+        </div>
+      )}
 
       {selectable && selected.size > 0 && (
         <div className="bulk-bar" role="region" aria-label="Bulk actions">
@@ -205,9 +209,11 @@ export function ListTable<T>(props: ListTableProps<T>) {
 
       <div className="list-footer">
         <div className="list-counts">{footer}</div>
-        <button type="button" className="link-button" disabled={!list.isFiltered} onClick={list.clearAll}>
-          Clear all filters
-        </button>
+        {clearAll && (
+          <button type="button" className="link-button" disabled={!list.isFiltered} onClick={list.clearAll}>
+            Clear all filters
+          </button>
+        )}
         <div className="list-paging">
           <ItemsPerPage size={list.size} onChange={list.setSize} />
           <Paginator page={list.page} size={list.size} total={total} onPage={list.setPage} />

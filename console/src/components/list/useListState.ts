@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -98,4 +98,25 @@ export function useListState({ filterKeys = [], defaultSort, defaultOrder = 'asc
         for (const key of Object.keys(state.filters)) p.delete(key);
       }),
   };
+}
+
+/**
+ * The same state held by the component instead of the URL: for a list inside a modal, whose
+ * paging and sort must not change the address (or the list) of the screen beneath it.
+ */
+export function useLocalListState({ defaultSort, defaultOrder = 'asc', defaultSize = 25 }: Omit<ListStateOptions, 'filterKeys'> = {}): ListStateApi {
+  const [state, setState] = useState<ListState>({ search: '', page: 1, size: defaultSize, sort: defaultSort, order: defaultOrder, filters: {} });
+  return useMemo<ListStateApi>(
+    () => ({
+      ...state,
+      isFiltered: state.search !== '' || Object.values(state.filters).some((v) => v.length > 0),
+      setSearch: (search) => setState((s) => ({ ...s, search: search.trim(), page: 1 })),
+      setPage: (page) => setState((s) => ({ ...s, page: Math.max(1, page) })),
+      setSize: (size) => setState((s) => ({ ...s, size, page: 1 })),
+      toggleSort: (key) => setState((s) => ({ ...s, sort: key, order: s.sort === key && s.order === 'asc' ? 'desc' : 'asc', page: 1 })),
+      setFilter: (key, values) => setState((s) => ({ ...s, filters: { ...s.filters, [key]: values }, page: 1 })),
+      clearAll: () => setState((s) => ({ ...s, search: '', filters: {}, page: 1 })),
+    }),
+    [state],
+  );
 }

@@ -6,6 +6,7 @@ import { useAlarmCards } from '../../data/alarms/queries.ts';
 import { messageOf } from '../../data/client.ts';
 import { usePageTitle } from '../../shell/breadcrumbs.tsx';
 import { AlarmsNav } from './AlarmsNav.tsx';
+import { JobAlarmHistoryModal, type JobAlarmHistoryModalProps } from './JobAlarmHistoryModal.tsx';
 import '../../styles/alarms.css';
 
 /** Two rows of four cards per page. */
@@ -15,6 +16,7 @@ const CARDS_PER_PAGE = 8;
 export default function AlarmsPage() {
   usePageTitle('Alarms');
   const [page, setPage] = useState(1);
+  const [historyOf, setHistoryOf] = useState<JobAlarmHistoryModalProps['job']>();
   const cards = useAlarmCards({ page, size: CARDS_PER_PAGE });
   const total = cards.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / CARDS_PER_PAGE));
@@ -47,9 +49,14 @@ export default function AlarmsPage() {
                   <span title="Sent e-mail alarms">E-mail <strong>{card.sentEmailAlarmCount}</strong></span>
                   <span title="Sent SMS alarms">SMS <strong>{card.sentSmsAlarmCount}</strong></span>
                 </div>
-                <Link to={`/my/alarms/jobs/${card.jobId}`} className="alarm-card-settings">
-                  Alarm settings
-                </Link>
+                <div className="alarm-card-links">
+                  <button type="button" className="link-button" onClick={() => setHistoryOf({ id: card.jobId, name: card.jobName, kind: card.jobType })}>
+                    Alarm history
+                  </button>
+                  <Link to={`/my/alarms/jobs/${card.jobId}`} className="alarm-card-settings">
+                    Alarm settings
+                  </Link>
+                </div>
               </li>
             ))}
           </ul>
@@ -58,6 +65,7 @@ export default function AlarmsPage() {
           </button>
         </div>
       )}
+      {historyOf && <JobAlarmHistoryModal job={historyOf} onClose={() => setHistoryOf(undefined)} />}
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { JOB_KINDS, jobPaths, type JobGrants } from './jobLabels.ts';
 import { useJobRowActions } from './jobRowActions.tsx';
 import { RowMenu, type RowMenuItem } from './RowMenu.tsx';
 import { SaveAsTemplateModal } from './SaveAsTemplateModal.tsx';
+import { JobAlarmHistoryModal } from '../alarms/JobAlarmHistoryModal.tsx';
 
 type RestartMode = 'hard' | 'soft' | 'reload';
 
@@ -30,6 +31,7 @@ export function JobRowControls({ job, grants }: { job: JobSummary; grants: JobGr
   const showError = useErrorAlert();
   const toast = useToast();
   const [savingTemplate, setSavingTemplate] = useState(false);
+  const [alarmHistory, setAlarmHistory] = useState(false);
   const [restarting, setRestarting] = useState(false);
 
   const inRestart = restarting || job.status.state === 'restarting';
@@ -60,6 +62,7 @@ export function JobRowControls({ job, grants }: { job: JobSummary; grants: JobGr
 
   const menu: RowMenuItem[] = [{ kind: 'link', label: 'View', to: editPath, icon: <Icon name="eye" size={14} /> }];
   if (grants.templateEdit) menu.push({ kind: 'action', label: 'Save as template', onSelect: () => setSavingTemplate(true), icon: <JobIcon name="template" size={14} /> });
+  if (grants.alarmHistory) menu.push({ kind: 'action', label: 'Alarm history', onSelect: () => setAlarmHistory(true), icon: <Icon name="history" size={14} /> });
   if (grants.delete) menu.push({ kind: 'action', label: 'Delete', danger: true, onSelect: () => void doDelete(), icon: <Icon name="trash" size={14} /> });
 
   return (
@@ -127,6 +130,7 @@ export function JobRowControls({ job, grants }: { job: JobSummary; grants: JobGr
       )}
       <RowMenu label={`Actions for ${config.noun} ${job.name}`} items={menu} />
       {savingTemplate && <SaveAsTemplateModal job={job} canCreate={grants.fullEdit} onClose={() => setSavingTemplate(false)} />}
+      {alarmHistory && <JobAlarmHistoryModal job={job} onClose={() => setAlarmHistory(false)} />}
     </div>
   );
 }

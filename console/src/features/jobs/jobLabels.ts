@@ -74,6 +74,8 @@ export function jobGrants(kind: JobKind, granted: ReadonlySet<string>) {
     log: any(can.log.anyOf),
     templateEdit: any(can.templateEdit.anyOf),
     templateDelete: any(can.templateDelete.anyOf),
+    /** Spec 01 §6 / 03 Alarms: the job's alarm history is seen with ALARMS_VIEW or ALARMS_EDIT. */
+    alarmHistory: any(['ALARMS_VIEW', 'ALARMS_EDIT']),
   };
 }
 export type JobGrants = ReturnType<typeof jobGrants>;
