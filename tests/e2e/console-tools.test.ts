@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../api/db/embedded.ts';
 import { gmtOffsetLabel } from '../../api/services/timer-schedule.ts';
-import { localTimeOf } from '../../console/src/features/timers/timerFormModel.ts';
+import { clockText, localTimeOf } from '../../console/src/features/timers/timerFormModel.ts';
 import { makeTestMedia } from '../fixtures/media/lavfi.ts';
 import { insertJob } from '../support/jobs.ts';
 import { processesWithArgument } from '../support/processes.ts';
@@ -226,6 +226,53 @@ describe('console: timers', () => {
     await admin.getByText('Delete timer Night stop?').waitFor();
     await admin.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => timersTable(admin).locator('tbody tr').count()).toBe(1);
+  });
+
+  it('shows and picks times on the 12-hour clock (AM/PM) when chosen, and stores the 24-hour time', async () => {
+    const offset = gmtOffsetLabel(Intl.DateTimeFormat().resolvedOptions().timeZone, Date.now());
+    await nav(admin, 'Timers').click();
+    const weekday = timerRow(admin, 'Weekday start');
+    await weekday.waitFor();
+    const hour12 = admin.getByRole('checkbox', { name: '12-hour clock' });
+    expect(await hour12.isChecked()).toBe(false);
+    await hour12.check();
+    // The server's time with its GMT offset, and the local time beside it, both as AM/PM.
+    await expect.poll(async () => (await weekday.locator('td').nth(4).innerText()).replace(/\s+/g, ' ')).toBe(`Mon, Fri 06:00 AM ${offset} ${clockText(localTimeOf('06:00', offset, 330), true)} local`);
+
+    await admin.getByRole('link', { name: 'Add New' }).click();
+    await admin.getByRole('heading', { name: 'Add timer' }).waitFor();
+    // The choice is kept: the form's picker is on the 12-hour clock too.
+    expect(await admin.getByRole('checkbox', { name: '12-hour clock' }).isChecked()).toBe(true);
+    expect(await admin.getByLabel('Hours').locator('option').allInnerTexts()).toEqual(['12', '01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11']);
+    await admin.getByLabel('Name').fill('Evening start');
+    await admin.getByLabel('Hours').selectOption('07');
+    await admin.getByLabel('AM/PM').selectOption('PM');
+    await admin.getByLabel('Minutes').selectOption('45');
+    await admin.getByText(`your local time: ${clockText(localTimeOf('19:45', offset, 330), true)}.`).waitFor();
+    await screenshot(admin, 'timer-new-12-hour');
+    // 12 AM is midnight: switching the period keeps the hour shown.
+    await admin.getByLabel('AM/PM').selectOption('AM');
+    await admin.getByLabel('Hours').selectOption('12');
+    expect(await admin.getByLabel('AM/PM').inputValue()).toBe('AM');
+    await admin.getByLabel('Hours').selectOption('07');
+    await admin.getByLabel('AM/PM').selectOption('PM');
+    await admin.getByRole('button', { name: 'Create' }).click();
+    await admin.getByRole('heading', { name: 'Timer Evening start' }).waitFor();
+    const stored = await harness.app.db.selectFrom('timers').select(['hour', 'minute']).where('name', '=', 'Evening start').executeTakeFirstOrThrow();
+    expect(stored).toEqual({ hour: 19, minute: 45 });
+    // Back on the 24-hour clock, the picker reads 19.
+    await admin.getByRole('checkbox', { name: '12-hour clock' }).uncheck();
+    expect(await admin.getByLabel('Hours').inputValue()).toBe('19');
+    expect(await admin.getByLabel('AM/PM').count()).toBe(0);
+    await admin.getByRole('checkbox', { name: '12-hour clock' }).check();
+
+    await nav(admin, 'Timers').click();
+    const evening = timerRow(admin, 'Evening start');
+    await evening.waitFor();
+    expect((await evening.locator('td').nth(4).innerText()).replace(/\s+/g, ' ')).toBe(`07:45 PM ${offset} ${clockText(localTimeOf('19:45', offset, 330), true)} local`);
+    await screenshot(admin, 'timers-list-12-hour');
+    await admin.getByRole('checkbox', { name: '12-hour clock' }).uncheck();
+    await expect.poll(async () => (await evening.locator('td').nth(4).innerText()).replace(/\s+/g, ' ')).toBe(`19:45 ${offset} ${localTimeOf('19:45', offset, 330)} local`);
   });
 
   it('TOOLS_VIEW sees the timers but cannot add or change one', async () => {

@@ -7,9 +7,12 @@ import { Card } from '../../components/Page.tsx';
 import { Switch } from '../../components/Switch.tsx';
 import { fieldErrorsOf, messageOf, type Schemas } from '../../data/client.ts';
 import { TaskPicker } from './TaskPicker.tsx';
-import { localTimeOf, toPayload, type TimerFormValues } from './timerFormModel.ts';
+import { clockText, localTimeOf, to12Hour, to24Hour, toPayload, type Period, type TimerFormValues } from './timerFormModel.ts';
+import { useHour12 } from './useHour12.ts';
 
 const HOURS = Array.from({ length: 24 }, (_, i) => String(i).padStart(2, '0'));
+/** The 12-hour clock's hours, as a clock reads them from midnight (or noon). */
+const HOURS_12 = ['12', ...HOURS.slice(1, 12)];
 const MINUTES = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
 const options = (record: Record<string, string>) => Object.entries(record);
 
@@ -38,8 +41,10 @@ export function TimerForm({ initial, isNew, readOnly, zone, save }: TimerFormPro
       throw error;
     }
   });
+  const [hour12, setHour12] = useHour12();
   const hourly = values.type === 'HOURLY';
   const time = hourly ? values.minute : `${values.hour}:${values.minute}`;
+  const shown = to12Hour(values.hour);
 
   return (
     <form className="form" {...submit} aria-label={isNew ? 'Add timer' : `Timer ${initial.name}`}>
@@ -78,8 +83,14 @@ export function TimerForm({ initial, isNew, readOnly, zone, save }: TimerFormPro
               </div>
               <div className="timer-time-inputs" role="group" aria-labelledby="timer-time-label">
                 {!hourly && (
-                  <select name="hour" aria-label="Hours" value={values.hour} onChange={(e) => set('hour', e.target.value)} onBlur={() => touch('time')}>
-                    {HOURS.map((h) => (
+                  <select
+                    name="hour"
+                    aria-label="Hours"
+                    value={hour12 ? shown.hour : values.hour}
+                    onChange={(e) => set('hour', hour12 ? to24Hour(e.target.value, shown.period) : e.target.value)}
+                    onBlur={() => touch('time')}
+                  >
+                    {(hour12 ? HOURS_12 : HOURS).map((h) => (
                       <option key={h} value={h}>
                         {h}
                       </option>
@@ -94,10 +105,20 @@ export function TimerForm({ initial, isNew, readOnly, zone, save }: TimerFormPro
                     </option>
                   ))}
                 </select>
+                {!hourly && hour12 && (
+                  <select name="period" aria-label="AM/PM" className="timer-period" value={shown.period} onChange={(e) => set('hour', to24Hour(shown.hour, e.target.value as Period))} onBlur={() => touch('time')}>
+                    <option value="AM">AM</option>
+                    <option value="PM">PM</option>
+                  </select>
+                )}
                 {zone && <span className="timer-offset">{zone.utcOffset}</span>}
+                <label className="check-label timer-hour12">
+                  <input type="checkbox" checked={hour12} onChange={(e) => setHour12(e.target.checked)} />
+                  12-hour clock
+                </label>
               </div>
               <div className="field-hint">
-                {hourly ? 'Every hour at this minute.' : null} Server time{zone ? ` (${zone.timeZone})` : ''}; your local time: {localTimeOf(time, zone?.utcOffset ?? 'GMT+00:00')}.
+                {hourly ? 'Every hour at this minute.' : null} Server time{zone ? ` (${zone.timeZone})` : ''}; your local time: {clockText(localTimeOf(time, zone?.utcOffset ?? 'GMT+00:00'), hour12)}.
               </div>
               {errorOf('time') && (
                 <div className="field-error" role="alert">

@@ -11,7 +11,8 @@ import { useLiveUpdates } from '../../data/live.ts';
 import { useDeleteTimer, useSetTimerActived } from '../../data/timers/mutations.ts';
 import { useTimers, type Timer } from '../../data/timers/queries.ts';
 import { usePageTitle } from '../../shell/breadcrumbs.tsx';
-import { localTimeOf, scheduleText } from './timerFormModel.ts';
+import { clockText, localTimeOf, scheduleText } from './timerFormModel.ts';
+import { useHour12 } from './useHour12.ts';
 
 const LIVE_TOPICS = ['timers'];
 
@@ -56,6 +57,7 @@ function TasksBadge({ timer }: { timer: Timer }) {
 export default function TimersPage() {
   usePageTitle('Timers');
   const canEdit = useCan('TOOLS_EDIT');
+  const [hour12, setHour12] = useHour12();
   const timers = useTimers();
   useLiveUpdates(LIVE_TOPICS);
   const setActived = useSetTimerActived();
@@ -81,12 +83,18 @@ export default function TimersPage() {
         title="Timers"
         subtitle={timers.data ? `Times are the server's: ${timers.data.timeZone} (${timers.data.utcOffset}).` : undefined}
         actions={
-          canEdit && (
-            <Link to="/my/tools/timers/edit" className="button">
-              <Icon name="plus" />
-              Add New
-            </Link>
-          )
+          <>
+            <label className="check-label timer-hour12">
+              <input type="checkbox" checked={hour12} onChange={(e) => setHour12(e.target.checked)} />
+              12-hour clock
+            </label>
+            {canEdit && (
+              <Link to="/my/tools/timers/edit" className="button">
+                <Icon name="plus" />
+                Add New
+              </Link>
+            )}
+          </>
         }
       />
       <section className="list-table">
@@ -137,10 +145,10 @@ export default function TimersPage() {
                     <td>{timer.type.name}</td>
                     <td className="timer-time">
                       <span>
-                        {scheduleText(timer)} <span className="timer-offset">{timer.utcOffset}</span>
+                        {scheduleText(timer, hour12)} <span className="timer-offset">{timer.utcOffset}</span>
                       </span>
                       <span className="timer-local" title="Your local time">
-                        {localTimeOf(timer.time, timer.utcOffset)} local
+                        {clockText(localTimeOf(timer.time, timer.utcOffset), hour12)} local
                       </span>
                     </td>
                     <td>{timer.taskType.name}</td>

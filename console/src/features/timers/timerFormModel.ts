@@ -76,16 +76,42 @@ export function localTimeOf(time: string, serverOffset: string, browserOffsetMin
   return `${two(Math.floor(within / 60))}:${two(within % 60)}${day > 0 ? ' (+1 day)' : day < 0 ? ' (-1 day)' : ''}`;
 }
 
-/** How the list shows when a timer fires, in the server's time. */
-export function scheduleText(timer: Timer): string {
+export type Period = 'AM' | 'PM';
+
+/** A 24-hour clock's hour ("00" to "23") on the 12-hour clock: "12", "01" ... "11" with AM or PM. */
+export function to12Hour(hour: string): { hour: string; period: Period } {
+  const h = Number(hour);
+  return { hour: two(h % 12 === 0 ? 12 : h % 12), period: h < 12 ? 'AM' : 'PM' };
+}
+
+/** Back to the 24-hour clock: 12 AM is "00", 12 PM is "12". */
+export function to24Hour(hour12: string, period: Period): string {
+  const h = Number(hour12) % 12;
+  return two(period === 'PM' ? h + 12 : h);
+}
+
+/**
+ * "HH:mm" (and what follows it, such as " (+1 day)") on the chosen clock: "23:30" reads
+ * "11:30 PM" in 12-hour mode. A minute alone (":mm", HOURLY) has no hour to change.
+ */
+export function clockText(time: string, hour12: boolean): string {
+  const match = /^(\d{2}):(\d{2})(.*)$/.exec(time);
+  if (!hour12 || !match) return time;
+  const { hour, period } = to12Hour(match[1]);
+  return `${hour}:${match[2]} ${period}${match[3]}`;
+}
+
+/** How the list shows when a timer fires, in the server's time, on the 24-hour or the 12-hour clock. */
+export function scheduleText(timer: Timer, hour12 = false): string {
+  const time = clockText(timer.time, hour12);
   switch (timer.type.value) {
     case 'HOURLY':
       return `Every hour at :${timer.time}`;
     case 'DAILY':
-      return timer.time;
+      return time;
     case 'WEEKLY':
-      return `${timer.daysOfWeek.map((d) => DAY_NAMES[d]).join(', ')} ${timer.time}`;
+      return `${timer.daysOfWeek.map((d) => DAY_NAMES[d]).join(', ')} ${time}`;
     case 'ONCE':
-      return `${timer.date ?? ''} ${timer.time}`;
+      return `${timer.date ?? ''} ${time}`;
   }
 }
