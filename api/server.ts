@@ -18,6 +18,7 @@ import { TimersRepository } from './repositories/timers.repository.ts';
 import { createServices, type Services } from './services/index.ts';
 import { TimerScheduler } from './services/timer-scheduler.ts';
 import { startAlarmWorkers } from './services/alarm-dispatcher.ts';
+import { readNodeSystems } from './services/system-alarm-monitor.ts';
 
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
 
@@ -112,15 +113,15 @@ export async function startServer(config: ServerConfig, sink: (line: string) => 
     const { node } = registration;
     const nodeLog = await startNodeLogger(db, events, paths.logsDir, sink);
     stops.push(async () => nodeLog.stop());
-    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, log: nodeLog.logger.line('node') });
+    const localNode = await startLocalNode({ db, databaseUrl: database.url, bus: events, nodeId: node.id, nodeName: node.name, paths, sampler: services.sampler, log: nodeLog.logger.line('node') });
     stops.push(() => localNode.stop());
     liveStreams.fanout = (key) => localNode.reconciler.runner(key)?.mpegts?.();
-    // Tools run on this node; timers fire from every API process, each firing once.
-    services.tools.setLocalNode(node.id);
+    // Tools asked of this node run here directly (other nodes' over the bus); timers fire from every API process, each firing once.
+    services.tools.setLocalNode({ id: node.id, name: node.name }, localNode.tools);
     const timers = new TimerScheduler(new TimersRepository(db), events, { firedBy: `${node.name}:${process.pid}`, log });
     timers.start();
     stops.push(async () => timers.stop());
-    stops.push(startAlarmWorkers(services.alarms, { log }));
+    stops.push(startAlarmWorkers(services.alarms, { log, monitor: { read: () => readNodeSystems(services.samples, services.nodes, services.alarms.repo) } }));
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return { url: `http://${shownHost}:${port}`, port, db, services, firstAdmin, stop };
   } catch (error) {

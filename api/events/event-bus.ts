@@ -13,9 +13,30 @@ type Listener = (event: LiveEvent) => void;
 
 const CHANNEL = 'mediaplane_events';
 const REDIS_CHANNEL = 'mediaplane:events';
-/** pg_notify refuses payloads of 8000 bytes or more; with Redis up such an event goes through Redis alone. */
-const NOTIFY_LIMIT = 7900;
+/** pg_notify refuses payloads of 8000 bytes or more: a longer event goes in parts of at most this many bytes. */
+export const NOTIFY_LIMIT = 7900;
+/** A part of a long event: `#part:<origin>:<seq>:<index>:<count>:` and a slice of its JSON. */
+const PART_PREFIX = '#part:';
+/** Parts of one event travel in one transaction, so they arrive together; what is left incomplete this long is dropped. */
+const PARTS_TTL_MS = 10_000;
 const ORIGIN = randomUUID();
+
+/** Cut `payload` into slices of at most `maxBytes` UTF-8 bytes, never inside a character. */
+export function splitUtf8(payload: string, maxBytes: number): string[] {
+  const bytes = Buffer.from(payload, 'utf8');
+  const slices: string[] = [];
+  let start = 0;
+  while (start < bytes.length) {
+    let end = Math.min(start + maxBytes, bytes.length);
+    // Back off a continuation byte (10xxxxxx): the slice ends before the character it belongs to.
+    while (end < bytes.length && end > start && (bytes[end] & 0xc0) === 0x80) end--;
+    // A limit under one character's bytes: the slice is that character.
+    if (end === start) for (end = start + 1; end < bytes.length && (bytes[end] & 0xc0) === 0x80; end++);
+    slices.push(bytes.subarray(start, end).toString('utf8'));
+    start = end;
+  }
+  return slices;
+}
 
 /** What travels on a transport: the event plus who sent it, so one sent on both arrives once. */
 type Envelope = LiveEvent & { _origin?: string; _seq?: number };
@@ -25,7 +46,9 @@ type Envelope = LiveEvent & { _origin?: string; _seq?: number };
  * through one process reaches the consoles connected to any other. With a Redis configured
  * (System settings, Redis Settings) every event also goes through Redis pub/sub: the processes
  * that follow the setting get it from whichever transport is first, once (deduplicated by sender
- * and sequence), and a node agent that only listens to Postgres still gets it.
+ * and sequence), and a node agent that only listens to Postgres still gets it. An event too long
+ * for one notification (a media check's result, a node's sample with many GPU processes) goes
+ * through Postgres in parts, sent in one transaction and put together again by the receivers.
  */
 export class EventBus {
   private readonly listeners = new Set<Listener>();
@@ -37,6 +60,8 @@ export class EventBus {
   private seq = 0;
   /** Keys (`origin:seq`) of the events delivered lately, oldest first. */
   private readonly seen = new Set<string>();
+  /** Long events being put together, by `origin:seq`. */
+  private readonly parts = new Map<string, { slices: string[]; received: number; at: number }>();
 
   constructor(
     private readonly connectionString: string,
@@ -48,7 +73,8 @@ export class EventBus {
     const client = new pg.Client({ connectionString: this.connectionString });
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL || !message.payload) return;
-      this.receive(message.payload, 'notification');
+      if (message.payload.startsWith(PART_PREFIX)) this.receivePart(message.payload);
+      else this.receive(message.payload, 'notification');
     });
     client.on('error', (error) => {
       if (client !== this.client) return;
@@ -112,6 +138,31 @@ export class EventBus {
     this.deliver(event);
   }
 
+  /** One part of a long event; the event is received once its last part is in. */
+  private receivePart(payload: string): void {
+    const header = /^#part:([^:]+):(\d+):(\d+):(\d+):/.exec(payload);
+    if (!header) {
+      this.log('event bus: dropped an unreadable part of a notification');
+      return;
+    }
+    const [prefix, origin, seq, index, count] = header;
+    const key = `${origin}:${seq}`;
+    const now = Date.now();
+    for (const [other, entry] of this.parts) if (now - entry.at > PARTS_TTL_MS) this.parts.delete(other);
+    let entry = this.parts.get(key);
+    if (!entry) {
+      entry = { slices: new Array<string>(Number(count)), received: 0, at: now };
+      this.parts.set(key, entry);
+    }
+    const i = Number(index);
+    if (i >= entry.slices.length || entry.slices[i] !== undefined) return;
+    entry.slices[i] = payload.slice(prefix.length);
+    entry.received += 1;
+    if (entry.received < entry.slices.length) return;
+    this.parts.delete(key);
+    this.receive(entry.slices.join(''), 'notification in parts');
+  }
+
   /**
    * Follow the Redis setting: connect to this endpoint (replacing any other), or leave Redis
    * when undefined. Returns once connected or after 2 s; the transport reconnects in the background.
@@ -146,18 +197,30 @@ export class EventBus {
     }
   }
 
-  /** Publish to every process; this process receives it through its own LISTEN (or Redis subscription). */
+  /**
+   * Publish to every process; this process receives it through its own LISTEN (or Redis
+   * subscription). A long event goes through Postgres in parts, even with Redis up: the node
+   * agents listen to Postgres alone.
+   */
   async publish(event: LiveEvent): Promise<void> {
     const redis = this.redis?.ready ? this.redis : undefined;
-    const payload = JSON.stringify(redis ? { ...event, _origin: ORIGIN, _seq: ++this.seq } : event);
+    let payload = JSON.stringify(event);
+    const long = Buffer.byteLength(payload) > NOTIFY_LIMIT;
+    const seq = ++this.seq;
+    if (redis || long) payload = JSON.stringify({ ...event, _origin: ORIGIN, _seq: seq });
     if (redis) {
-      const sent = await redis.publish(payload).then(
-        () => true,
-        (error: Error) => (this.log(`event bus: redis publish failed: ${error.message}`), false),
-      );
-      if (sent && Buffer.byteLength(payload) > NOTIFY_LIMIT) return;
+      await redis.publish(payload).catch((error: Error) => this.log(`event bus: redis publish failed: ${error.message}`));
     }
-    await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.db);
+    if (!long) {
+      await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(this.db);
+      return;
+    }
+    const slices = splitUtf8(payload, NOTIFY_LIMIT - 100);
+    await this.db.transaction().execute(async (trx) => {
+      for (const [index, slice] of slices.entries()) {
+        await sql`select pg_notify(${CHANNEL}, ${`${PART_PREFIX}${ORIGIN}:${seq}:${index}:${slices.length}:${slice}`})`.execute(trx);
+      }
+    });
   }
 
   subscribe(listener: Listener): () => void {

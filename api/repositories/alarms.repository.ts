@@ -38,6 +38,7 @@ interface AlarmJobSettingsTable {
   updated_at: Generated<Date>;
 }
 interface AlarmSystemStatesTable {
+  node_id: number;
   name: string;
   raised: Generated<boolean>;
   current: number | null;
@@ -266,26 +267,45 @@ export class AlarmsRepository {
     return this.db.selectFrom('users').select(['id', 'username', 'email', 'phone_number']).where('id', 'in', ids).where('enabled', '=', true).execute();
   }
 
+  /** The state of every threshold on every node, with the node's name. */
   async systemStates() {
-    return this.db.selectFrom('alarm_system_states').selectAll().execute();
+    return this.db
+      .selectFrom('alarm_system_states')
+      .innerJoin('nodes', 'nodes.id', 'alarm_system_states.node_id')
+      .select(['alarm_system_states.node_id', 'nodes.name as node_name', 'alarm_system_states.name', 'alarm_system_states.raised', 'alarm_system_states.current', 'alarm_system_states.changed_at'])
+      .orderBy('nodes.name')
+      .orderBy('nodes.id')
+      .execute();
   }
 
-  /** Flip a threshold's state; true only for the one process whose UPDATE changed it. */
-  async flipSystemState(name: string, raised: boolean, current: number): Promise<boolean> {
-    await this.db.insertInto('alarm_system_states').values({ name, current }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  /** Flip a threshold's state on a node; true only for the one process whose UPDATE changed it. */
+  async flipSystemState(nodeId: number, name: string, raised: boolean, current: number): Promise<boolean> {
+    await this.db
+      .insertInto('alarm_system_states')
+      .values({ node_id: nodeId, name, current })
+      .onConflict((oc) => oc.columns(['node_id', 'name']).doNothing())
+      .execute();
     const changed = await this.db
       .updateTable('alarm_system_states')
       .set({ raised, current, changed_at: new Date() })
+      .where('node_id', '=', nodeId)
       .where('name', '=', name)
       .where('raised', '=', !raised)
       .returning('name')
       .executeTakeFirst();
-    if (!changed) await this.db.updateTable('alarm_system_states').set({ current }).where('name', '=', name).execute();
+    if (!changed) await this.db.updateTable('alarm_system_states').set({ current }).where('node_id', '=', nodeId).where('name', '=', name).execute();
     return !!changed;
   }
 
-  async failedJobsCount(): Promise<number> {
-    const row = await this.db.selectFrom('job_status').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'failed').executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /** Failed jobs by the node that ran them. */
+  async failedJobsByNode(): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('job_status')
+      .select(['node_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('state', '=', 'failed')
+      .where('node_id', 'is not', null)
+      .groupBy('node_id')
+      .execute();
+    return new Map(rows.map((row) => [Number(row.node_id), Number(row.n)]));
   }
 }

@@ -4,6 +4,11 @@ import type { NodeRow } from '../db/tables.ts';
 /** A node whose heartbeat is older than this is offline: its auto-placed jobs move elsewhere. */
 export const NODE_STALE_SECONDS = 30;
 
+/** Online: switched on, with a heartbeat younger than NODE_STALE_SECONDS. */
+export function isNodeOnline(node: Pick<NodeRow, 'active' | 'heartbeat_at'>, now = Date.now()): boolean {
+  return node.active && now - node.heartbeat_at.getTime() < NODE_STALE_SECONDS * 1000;
+}
+
 export class NodesRepository {
   constructor(private readonly db: Db) {}
 

@@ -63,4 +63,23 @@ export class StatisticsRepository {
     const row = result.rows[0];
     return { activeTasks: Number(row?.active ?? 0), allTasks: Number(row?.total ?? 0), servicesUp: Number(row?.up ?? 0), servicesDown: Number(row?.down ?? 0) };
   }
+
+  /** The counts of `taskCounts` for every node in one query, and their sum (jobs on no node included). */
+  async taskCountsByNode(): Promise<{ total: TaskCounts; byNode: Map<number, TaskCounts> }> {
+    const result = await sql<{ node: number | null; active: string; total: string; up: string; down: string }>`
+      select coalesce(j.assigned_node_id, j.node_id) as node, count(*) filter (where j.active) as active, count(*) as total,
+        count(*) filter (where j.active and s.state = 'running') as up,
+        count(*) filter (where j.active and coalesce(s.state, 'stopped') <> 'running') as down
+      from jobs j left join job_status s on s.job_id = j.id
+      where not j.is_template
+      group by 1`.execute(this.db);
+    const total: TaskCounts = { activeTasks: 0, allTasks: 0, servicesUp: 0, servicesDown: 0 };
+    const byNode = new Map<number, TaskCounts>();
+    for (const row of result.rows) {
+      const counts = { activeTasks: Number(row.active), allTasks: Number(row.total), servicesUp: Number(row.up), servicesDown: Number(row.down) };
+      for (const key of Object.keys(total) as Array<keyof TaskCounts>) total[key] += counts[key];
+      if (row.node !== null) byNode.set(Number(row.node), counts);
+    }
+    return { total, byNode };
+  }
 }

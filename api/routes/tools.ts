@@ -12,8 +12,9 @@ const { runPing, runMtr, runKeyframe, runMediaCheck } = toolOperations;
 const KEEPALIVE_MS = 15_000;
 
 /**
- * Glue of the tools: admit the run (errors answer as JSON before any stream), then stream its
- * events as SSE until it ends; the client closing the request aborts it (the child is ended).
+ * Glue of the tools: admit the run on its node (errors answer as JSON before any stream), then
+ * stream its events as SSE until it ends; the client closing the request aborts it (the node
+ * ends the child).
  */
 export function toolRoutes(services: Services) {
   const { tools, auth } = services;
@@ -22,6 +23,8 @@ export function toolRoutes(services: Services) {
     const abort = new AbortController();
     const stop = () => abort.abort();
     res.on('close', stop);
+    // The client may have gone while the node was asked.
+    if (res.closed || res.socket?.destroyed) stop();
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -39,7 +42,7 @@ export function toolRoutes(services: Services) {
         .catch(() => undefined);
     }, KEEPALIVE_MS);
     try {
-      send({ type: 'start', tool: run.tool, target: run.target, nodeId: run.nodeId, startedAt: new Date().toISOString() });
+      send({ type: 'start', tool: run.tool, target: run.target, nodeId: run.nodeId, nodeName: run.nodeName, startedAt: new Date().toISOString() });
       const end = await run.execute(abort.signal, send);
       send({ type: 'end', ...end });
     } catch (error) {

@@ -43,7 +43,7 @@ const DEFAULT_EMAIL: EmailStored = { emailAddress: '', emailSmtpHost: '', emailS
 const DEFAULT_SMS: SmsStored = { smsUrl: '', smsMethod: 'POST', smsBody: '{"to":"{to}","text":"{text}"}', smsLogin: '', amountOfSms: 10, numberOfTimeUnits: 1, timeUnit: 'HOURS' };
 
 /** The system thresholds of spec 03, in their groups: percent up to 100, the others up to 1000000000. */
-export const SYSTEM_ALARMS: ReadonlyArray<Omit<SystemItem, 'email' | 'sms' | 'raised' | 'current'>> = [
+export const SYSTEM_ALARMS: ReadonlyArray<Omit<SystemItem, 'email' | 'sms' | 'raised' | 'current' | 'nodes'>> = [
   { name: 'cpu', label: 'CPU usage', group: 'Resources', type: 'NUMBER', value: 90, unit: '%', position: 1 },
   { name: 'memory', label: 'Memory usage', group: 'Resources', type: 'NUMBER', value: 90, unit: '%', position: 2 },
   { name: 'disk', label: 'Disk usage', group: 'Resources', type: 'NUMBER', value: 90, unit: '%', position: 3 },
@@ -152,12 +152,23 @@ export class AlarmsService {
 
   async systemAlarms(): Promise<z.infer<typeof SystemAlarmList>> {
     const stored = (await this.settings.get<SystemStored[]>(KEYS.system)) ?? [];
-    const states = new Map((await this.repo.systemStates()).map((s) => [s.name, s]));
+    const states = await this.repo.systemStates();
     return {
       items: SYSTEM_ALARMS.map((def) => {
         const own = stored.find((s) => s.name === def.name);
-        const state = states.get(def.name);
-        return { ...def, value: own?.value ?? def.value, email: own?.email ?? false, sms: own?.sms ?? false, raised: state?.raised ?? false, current: state?.current ?? null };
+        const nodes = states
+          .filter((state) => state.name === def.name)
+          .map((state) => ({ nodeId: state.node_id, nodeName: state.node_name, raised: state.raised, current: state.current, changedAt: state.changed_at.toISOString() }));
+        const readings = nodes.flatMap((node) => (node.current === null ? [] : [node.current]));
+        return {
+          ...def,
+          value: own?.value ?? def.value,
+          email: own?.email ?? false,
+          sms: own?.sms ?? false,
+          raised: nodes.some((node) => node.raised),
+          current: readings.length ? Math.max(...readings) : null,
+          nodes,
+        };
       }),
     };
   }

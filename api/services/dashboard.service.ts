@@ -5,9 +5,10 @@ import { PRODUCT_VERSION } from '../../openapi/version.ts';
 import type { DataPaths } from '../config.ts';
 import type { NodeRow } from '../db/tables.ts';
 import { NotFoundError } from '../errors.ts';
-import type { NodesRepository } from '../repositories/nodes.repository.ts';
+import { isNodeOnline, type NodesRepository } from '../repositories/nodes.repository.ts';
 import type { StatisticsRepository, TaskCounts } from '../repositories/statistics.repository.ts';
-import type { MachineSample, SystemSampler } from './system-sampler.ts';
+import type { NodeReading, NodeSamples } from './node-samples.ts';
+import { SAMPLE_INTERVAL_MS, type MachineSample } from './system-sampler.ts';
 
 function osUser(): string {
   try {
@@ -17,17 +18,44 @@ function osUser(): string {
   }
 }
 
+/** The node a dashboard shows, whether it is the one this server runs on, and whether it is the only one. */
+interface Target {
+  node: NodeRow | undefined;
+  local: boolean;
+  single: boolean;
+}
+
+/** A sample of the node read: this machine's own, or one a node published (with its user, version and leadership). */
+type Reading = MachineSample & Partial<Pick<NodeReading, 'user' | 'version' | 'leader'>>;
+
+/** The nodes and their task counts, read at most once a second for every open dashboard. */
+interface Overview {
+  nodes: NodeRow[];
+  mine: string | undefined;
+  total: TaskCounts;
+  byNode: Map<number, TaskCounts>;
+}
+
+const NO_TASKS: TaskCounts = { activeTasks: 0, allTasks: 0, servicesUp: 0, servicesDown: 0 };
+const OVERVIEW_TTL_MS = 1000;
+/** A node that published nothing this long gets a status of its stored figures, so its stream is not silent. */
+const QUIET_MS = 2 * SAMPLE_INTERVAL_MS;
+
 /**
- * The dashboard of spec 03: the readings of a node. The node this server runs on is read live by
- * the shared SystemSampler; another node is known here only by what it stores (tasks, version).
+ * The dashboard of spec 03: the readings of a node and the nodes table. Every node samples itself
+ * and publishes its samples (api/node/sample-publisher.ts): the node this server runs on is read
+ * from this machine's sampler, any other from what it publishes (api/services/node-samples.ts),
+ * so any API process serves the live dashboard of any node. A node that publishes nothing
+ * (offline) shows its stored figures (tasks, version).
  */
 export class DashboardService {
   private readonly user = osUser();
+  private overview?: { at: number; value: Promise<Overview> };
 
   constructor(
     private readonly nodes: NodesRepository,
     private readonly statistics: StatisticsRepository,
-    private readonly sampler: SystemSampler,
+    private readonly samples: NodeSamples,
     private readonly paths: DataPaths,
   ) {}
 
@@ -40,8 +68,12 @@ export class DashboardService {
     }
   }
 
+  private isLocal(node: NodeRow, all: NodeRow[], mine: string | undefined): boolean {
+    return node.node_id === mine || (all.length === 1 && mine === undefined);
+  }
+
   /** The node asked for (404 when unknown) and whether it is this machine. */
-  async resolve(nodeId?: number): Promise<{ node: NodeRow | undefined; local: boolean; single: boolean }> {
+  async resolve(nodeId?: number): Promise<Target> {
     const all = await this.nodes.list();
     const mine = this.localNodeId();
     if (nodeId === undefined) {
@@ -50,16 +82,60 @@ export class DashboardService {
     }
     const node = all.find((n) => n.id === nodeId);
     if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
-    return { node, local: node.node_id === mine || (all.length === 1 && mine === undefined), single: all.length <= 1 };
+    return { node, local: this.isLocal(node, all, mine), single: all.length <= 1 };
   }
 
-  private compose(target: { node: NodeRow | undefined; local: boolean; single: boolean }, tasks: TaskCounts, sample: MachineSample | undefined) {
-    const host = target.local ? sample?.host : undefined;
+  private overviewNow(): Promise<Overview> {
+    if (this.overview && Date.now() - this.overview.at < OVERVIEW_TTL_MS) return this.overview.value;
+    const value = Promise.all([this.nodes.list(), this.statistics.taskCountsByNode()]).then(([nodes, counts]) => ({ nodes, mine: this.localNodeId(), ...counts }));
+    const entry = { at: Date.now(), value };
+    this.overview = entry;
+    value.catch(() => this.overview === entry && (this.overview = undefined));
+    return value;
+  }
+
+  /** The live reading of a node of the table: what it published lately, or this machine's own sample for the local node. */
+  private latestOf(node: NodeRow, local: boolean): Reading | undefined {
+    const published = this.samples.latestOf(node.id);
+    if (published) return published;
+    const own = local ? this.samples.local.last : undefined;
+    return own && Date.now() - own.at.getTime() < 3 * SAMPLE_INTERVAL_MS ? own : undefined;
+  }
+
+  private row(node: NodeRow, overview: Overview) {
+    const local = this.isLocal(node, overview.nodes, overview.mine);
+    const reading = this.latestOf(node, local);
+    const host = reading?.host;
+    const online = isNodeOnline(node);
+    const tasks = overview.byNode.get(node.id) ?? NO_TASKS;
+    return {
+      nodeId: node.id,
+      nodeName: node.name,
+      nodeType: local ? ('LOCAL' as const) : ('REMOTE' as const),
+      leader: reading?.leader ?? null,
+      status: online ? ('ONLINE' as const) : ('OFFLINE' as const),
+      nodeAddress: node.ip,
+      live: reading !== undefined,
+      cpu: host?.cpu ?? null,
+      gpu: reading?.gpus.length ? Math.max(...reading.gpus.map((g) => g.streamingMultiprocessorUsagePercent ?? 0)) : null,
+      memory: host?.memoryPercentage ?? null,
+      activeTasks: tasks.activeTasks,
+      allTasks: tasks.allTasks,
+      bandwidthIn: host?.bandwidthIn ?? null,
+      bandwidthOut: host?.bandwidthOut ?? null,
+      licenseStatus: 'Active',
+      rixjobVersion: reading?.version ?? (local ? PRODUCT_VERSION : node.version),
+    };
+  }
+
+  private compose(target: Target, overview: Overview, reading: Reading | undefined) {
+    const host = reading?.host;
+    const tasks = target.single || !target.node ? overview.total : (overview.byNode.get(target.node.id) ?? NO_TASKS);
     return {
       nodeId: target.node?.id ?? null,
       nodeName: target.node?.name ?? null,
-      live: target.local,
-      at: (sample?.at ?? new Date()).toISOString(),
+      live: reading !== undefined,
+      at: (reading?.at ?? new Date()).toISOString(),
       cpu: host?.cpu ?? null,
       cpuCoreCount: host?.cpuCoreCount ?? null,
       cpuAverageLoad: host?.cpuAverageLoad ?? null,
@@ -75,45 +151,55 @@ export class DashboardService {
       bandwidthIn: host?.bandwidthIn ?? null,
       bandwidthOut: host?.bandwidthOut ?? null,
       ...tasks,
-      gpus: target.local && sample ? sample.gpus.map(({ uuid: _uuid, ...gpu }) => gpu) : [],
-      mfxDevice: target.local ? (sample?.quickSync ?? null) : null,
-      rixjobUser: this.user,
-      rixjobVersion: target.local ? PRODUCT_VERSION : (target.node?.version ?? PRODUCT_VERSION),
+      gpus: reading ? reading.gpus.map(({ uuid: _uuid, ...gpu }) => gpu) : [],
+      mfxDevice: reading?.quickSync ?? null,
+      rixjobUser: reading?.user ?? (target.local ? this.user : 'unknown'),
+      rixjobVersion: reading?.version ?? (target.local ? PRODUCT_VERSION : (target.node?.version ?? PRODUCT_VERSION)),
       licenseStatus: 'Active',
+      nodes: overview.nodes.map((node) => this.row(node, overview)),
     };
   }
 
-  private counts(target: { node: NodeRow | undefined; single: boolean }): Promise<TaskCounts> {
-    return this.statistics.taskCounts(target.single || !target.node ? undefined : target.node.id);
+  /** The online nodes of the table, but the one read by this machine's sampler. */
+  private tableNodes(overview: Overview, target: Target): number[] {
+    if (overview.nodes.length <= 1) return [];
+    return overview.nodes.filter((n) => isNodeOnline(n) && (n.id !== target.node?.id || !target.local)).map((n) => n.id);
   }
 
   async status(nodeId?: number) {
     const target = await this.resolve(nodeId);
-    const [sample, tasks] = await Promise.all([target.local ? this.sampler.once() : Promise.resolve(undefined), this.counts(target)]);
-    return this.compose(target, tasks, sample);
+    const overview = await this.overviewNow();
+    // The other online nodes of the table get one interval to answer; one that does not shows its stored figures.
+    const [reading] = await Promise.all([
+      target.local || !target.node ? this.samples.local.once() : this.samples.once(target.node.id, 3 * SAMPLE_INTERVAL_MS),
+      this.samples.current(this.tableNodes(overview, target), { waitMs: SAMPLE_INTERVAL_MS }),
+    ]);
+    return this.compose(target, overview, reading);
   }
 
   /**
-   * Live readings: `send` gets one status per sample of the shared sampler (the task counts are
-   * read once per sample for all streams of a node, not once per stream). Returns the stop.
+   * Live readings: `send` gets one status per sample of the node (the nodes and their counts are
+   * read once a second at most for all streams), or one of its stored figures when it publishes
+   * nothing for a while. While the cluster has more than one node, every node is watched for the
+   * nodes table. Returns the stop.
    */
   async follow(nodeId: number | undefined, send: (status: ReturnType<DashboardService['compose']>) => void): Promise<() => void> {
     const target = await this.resolve(nodeId);
-    const deliver = (sample: MachineSample) => {
-      void this.countsOf(target, sample).then((tasks) => send(this.compose(target, tasks, sample))).catch(() => undefined);
+    let lastSent = Date.now() - SAMPLE_INTERVAL_MS;
+    const deliver = (reading: Reading | undefined) => {
+      lastSent = Date.now();
+      void this.overviewNow()
+        .then((overview) => send(this.compose(target, overview, reading)))
+        .catch(() => undefined);
     };
-    return this.sampler.subscribe(deliver);
-  }
-
-  private readonly countCache = new Map<string, { sample: MachineSample; counts: Promise<TaskCounts> }>();
-
-  /** The counts of a node for one sample, shared by every stream of that node. */
-  private countsOf(target: { node: NodeRow | undefined; single: boolean }, sample: MachineSample): Promise<TaskCounts> {
-    const key = target.single || !target.node ? 'all' : String(target.node.id);
-    const cached = this.countCache.get(key);
-    if (cached && cached.sample === sample) return cached.counts;
-    const counts = this.counts(target);
-    this.countCache.set(key, { sample, counts });
-    return counts;
+    const clustered = (await this.overviewNow()).nodes.length > 1;
+    const stops: Array<() => void> = [target.local || !target.node ? this.samples.local.subscribe(deliver) : this.samples.subscribe(target.node.id, deliver)];
+    if (clustered) stops.push(this.samples.subscribe('all', () => {}));
+    const quiet = setInterval(() => Date.now() - lastSent >= QUIET_MS - 100 && deliver(undefined), SAMPLE_INTERVAL_MS);
+    quiet.unref();
+    return () => {
+      clearInterval(quiet);
+      for (const stop of stops) stop();
+    };
   }
 }

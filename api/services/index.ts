@@ -25,6 +25,7 @@ import { StatisticsRepository } from '../repositories/statistics.repository.ts';
 import { DashboardService } from './dashboard.service.ts';
 import { DiagnosticsService } from './diagnostics.service.ts';
 import { StatisticsService } from './statistics.service.ts';
+import { NodeSamples } from './node-samples.ts';
 import { SystemSampler } from './system-sampler.ts';
 
 export interface ServiceOptions {
@@ -59,19 +60,24 @@ export function createServices(db: Db, events: EventBus, options: ServiceOptions
     watermarks: createWatermarksService(db, events, options.paths.watermarksDir),
     ...createToolServices(db, events, nodes),
     paths: options.paths,
-    ...createOperationsServices(db, nodes, options.paths),
+    ...createOperationsServices(db, events, nodes, options.paths),
     alarms: createAlarmsService(db, options.paths),
     ...createSettingsServices(db, events, options.paths),
   };
 }
 
-/** Dashboard, Diagnostic Check and Statistics (spec 03): one sampler shared by every open dashboard. */
-function createOperationsServices(db: Db, nodes: NodesRepository, paths: DataPaths) {
+/**
+ * Dashboard, Diagnostic Check and Statistics (spec 03): one sampler of this machine shared by every
+ * open dashboard (and by this process's node, which publishes it), and the samples the other nodes publish.
+ */
+function createOperationsServices(db: Db, events: EventBus, nodes: NodesRepository, paths: DataPaths) {
   const statisticsRepository = new StatisticsRepository(db);
   const sampler = new SystemSampler();
+  const samples = new NodeSamples(events, sampler);
   return {
     sampler,
-    dashboard: new DashboardService(nodes, statisticsRepository, sampler, paths),
+    samples,
+    dashboard: new DashboardService(nodes, statisticsRepository, samples, paths),
     diagnostics: new DiagnosticsService(db),
     statistics: new StatisticsService(statisticsRepository),
   };

@@ -1,119 +1,112 @@
-import { runKeyframeInterval } from '../../engine/tools/keyframe-interval.ts';
-import { runMediaCheck } from '../../engine/tools/media-check.ts';
-import { runMtr } from '../../engine/tools/mtr.ts';
-import { runPing } from '../../engine/tools/ping.ts';
 import type { ToolRunEnd, ToolRunEvent } from '../../engine/tools/types.ts';
-import type { KeyframeRequestValue, MediaCheckRequestValue, MtrRequestValue, PingRequestValue } from '../../openapi/schemas/tools.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Db } from '../db/database.ts';
 import { AppError, ConflictError, NotFoundError } from '../errors.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { NodesRepository } from '../repositories/nodes.repository.ts';
+import type { ToolName, ToolRequest } from '../events/node-topics.ts';
+import { NodeToolHost, type ToolHostOptions } from '../node/tool-host.ts';
+import { isNodeOnline, NODE_STALE_SECONDS, type NodesRepository } from '../repositories/nodes.repository.ts';
 import { TimersRepository } from '../repositories/timers.repository.ts';
+import { RemoteToolRuns } from './remote-tool-runs.ts';
 import { TimersService } from './timers.service.ts';
 
-export type ToolName = 'ping' | 'mtr' | 'keyframe' | 'mediacheck';
+export type { ToolName, ToolRequest };
 
-export type ToolRequest =
-  | { tool: 'ping'; body: PingRequestValue }
-  | { tool: 'mtr'; body: MtrRequestValue }
-  | { tool: 'keyframe'; body: KeyframeRequestValue }
-  | { tool: 'mediacheck'; body: MediaCheckRequestValue };
-
-export interface ToolsServiceOptions {
-  /** Programs to run instead of those on PATH. */
-  programs?: Partial<Record<'ping' | 'mtr' | 'ffprobe', string>>;
-  maxRuns?: number;
+export interface ToolsServiceOptions extends ToolHostOptions {
   maxRunsPerUser?: number;
 }
 
-/** A run admitted to start: its target as shown, and how to carry it out. */
+/** A run admitted to start: its target as shown, the node that runs it, and how to follow it. */
 export interface ToolRun {
   tool: ToolName;
   target: string;
   nodeId: number | null;
+  nodeName: string | null;
   execute(signal: AbortSignal, emit: (event: ToolRunEvent) => void): Promise<ToolRunEnd>;
 }
 
+function targetOf(request: ToolRequest): string {
+  switch (request.tool) {
+    case 'ping':
+      return request.body.address;
+    case 'mtr':
+      return request.body.host;
+    default:
+      return request.body.uri;
+  }
+}
+
 /**
- * The diagnostic tools (spec 03 Tools) run on a node through engine/tools. The request was
- * validated by the contract (a host is a host, a URL has an allowed scheme); here a run is
- * admitted (the node, the number of runs at once) and handed to the engine, which runs the
- * program without a shell and ends it when the client goes away.
- *
- * For now the tools run in the API process on ITS node: a request for another node is a 409.
+ * The diagnostic tools (spec 03 Tools) run on the selected node through its engine. The request
+ * was validated by the contract (a host is a host, a URL has an allowed scheme); here a run is
+ * admitted (the caller's runs at once) and handed to its node: the node this API process runs on
+ * directly, another node over the bus (api/services/remote-tool-runs.ts), which streams the
+ * results back as they come. Either way the node bounds its runs at once and ends the program
+ * when the client goes away.
  */
 export class ToolsService {
-  private localNodeId: number | null = null;
+  private localNode: { id: number; name: string } | null = null;
+  private localHost: NodeToolHost;
   private readonly running = new Map<number, number>();
-  private total = 0;
 
   constructor(
     private readonly nodes: NodesRepository,
+    private readonly remote: RemoteToolRuns,
     private readonly options: ToolsServiceOptions = {},
-  ) {}
-
-  /** The node this API process runs on (set by the server once it registered it). */
-  setLocalNode(id: number): void {
-    this.localNodeId = id;
+  ) {
+    this.localHost = new NodeToolHost(options);
   }
 
-  /** Admit a run (404 unknown node, 409 not this API's node, 429 too many at once); `release` when it ends. */
+  /** The node this API process runs on and its tool host (set by the server once the node started). */
+  setLocalNode(node: { id: number; name: string }, host?: NodeToolHost): void {
+    this.localNode = node;
+    if (host) this.localHost = host;
+  }
+
+  /**
+   * Admit a run and hand it to its node: 404 unknown node, 409 NODE_OFFLINE, 503 NODE_UNREACHABLE
+   * (it did not answer), 429 too many runs (the caller's, or the node's). `release` when it ends.
+   */
   async admit(principal: Principal, request: ToolRequest): Promise<ToolRun & { release(): void }> {
-    const nodeId = await this.checkNode(request.body.node);
     const mine = this.running.get(principal.userId) ?? 0;
     const maxPerUser = this.options.maxRunsPerUser ?? 8;
-    const max = this.options.maxRuns ?? 32;
-    if (mine >= maxPerUser || this.total >= max) {
-      throw new AppError(429, 'TOO_MANY_RUNS', mine >= maxPerUser ? `You have ${mine} tool runs going: stop one first (at most ${maxPerUser} at once).` : `${this.total} tool runs are going on this node: try again in a moment.`, undefined, { 'Retry-After': '5' });
+    if (mine >= maxPerUser) {
+      throw new AppError(429, 'TOO_MANY_RUNS', `You have ${mine} tool runs going: stop one first (at most ${maxPerUser} at once).`, undefined, { 'Retry-After': '5' });
     }
     this.running.set(principal.userId, mine + 1);
-    this.total += 1;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
-      this.total -= 1;
       const left = (this.running.get(principal.userId) ?? 1) - 1;
       if (left > 0) this.running.set(principal.userId, left);
       else this.running.delete(principal.userId);
     };
-    return { ...this.plan(request), nodeId, release };
-  }
-
-  private async checkNode(node: number | undefined): Promise<number | null> {
-    if (node === undefined || node === this.localNodeId) return this.localNodeId;
-    const found = (await this.nodes.list()).find((n) => n.id === node);
-    if (!found) throw new NotFoundError('Node', node);
-    throw new ConflictError(`Tools run on the node this API runs on${this.localNodeId === null ? '' : ` (node ${this.localNodeId})`}; node ${found.name} (${node}) is another node: open the console of that node to run tools there.`, 'NODE_NOT_LOCAL');
-  }
-
-  private plan(request: ToolRequest): Omit<ToolRun, 'nodeId'> {
-    const programs = this.options.programs ?? {};
-    switch (request.tool) {
-      case 'ping': {
-        const { address, count } = request.body;
-        return { tool: 'ping', target: address, execute: (signal, emit) => runPing(address, count, { signal, emit, program: programs.ping }) };
-      }
-      case 'mtr': {
-        const { host, count, noDns } = request.body;
-        return { tool: 'mtr', target: host, execute: (signal, emit) => runMtr(host, count, noDns, { signal, emit, program: programs.mtr }) };
-      }
-      case 'keyframe': {
-        const { uri, intervalCount } = request.body;
-        const token = request.body.tokenRequired ? request.body.token : undefined;
-        return { tool: 'keyframe', target: uri, execute: (signal, emit) => runKeyframeInterval(uri, token, intervalCount, { signal, emit, program: programs.ffprobe }) };
-      }
-      case 'mediacheck': {
-        const { uri } = request.body;
-        const token = request.body.tokenRequired ? request.body.token : undefined;
-        return { tool: 'mediacheck', target: uri, execute: (signal, emit) => runMediaCheck(uri, token, { signal, emit, program: programs.ffprobe }) };
-      }
+    try {
+      return { ...(await this.handOver(request)), release };
+    } catch (error) {
+      release();
+      throw error;
     }
+  }
+
+  private async handOver(request: ToolRequest): Promise<ToolRun> {
+    const wanted = request.body.node;
+    if (wanted === undefined || wanted === this.localNode?.id) {
+      const run = this.localHost.admit(request);
+      return { tool: request.tool, target: run.target, nodeId: this.localNode?.id ?? null, nodeName: this.localNode?.name ?? null, execute: run.execute };
+    }
+    const node = (await this.nodes.list()).find((n) => n.id === wanted);
+    if (!node) throw new NotFoundError('Node', wanted);
+    if (!isNodeOnline(node)) {
+      throw new ConflictError(`Node ${node.name} (${node.id}) is offline: its heartbeat is older than ${NODE_STALE_SECONDS} s${node.active ? '' : ' (it is switched off)'}.`, 'NODE_OFFLINE');
+    }
+    const run = await this.remote.start({ id: node.id, name: node.name }, request);
+    return { tool: request.tool, target: targetOf(request), nodeId: run.nodeId, nodeName: run.nodeName, execute: run.execute };
   }
 }
 
 /** The services of the Tools area (spec 03: the diagnostic tools and the timers), wired once (createServices spreads them). */
 export function createToolServices(db: Db, events: EventBus, nodes: NodesRepository) {
-  return { tools: new ToolsService(nodes), timers: new TimersService(new TimersRepository(db), events) };
+  return { tools: new ToolsService(nodes, new RemoteToolRuns(events)), timers: new TimersService(new TimersRepository(db), events) };
 }

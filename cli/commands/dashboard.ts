@@ -38,7 +38,7 @@ export function DashboardView({ status, note }: { status: Status | undefined; no
   const level = (v: number | null) => (v === null ? undefined : v >= 90 ? 'red' : v >= 70 ? 'yellow' : 'green');
   const s = status;
   const rows = [
-    line('Node', `${s.nodeName ?? 'this server'}${s.live ? '' : ' (stored figures only)'}`),
+    line('Node', `${s.nodeName ?? 'this server'}${s.live ? '' : ' (no live readings: stored figures only)'}`),
     line('CPU', `${meter(s.cpu)} ${pct(s.cpu)} of ${s.cpuCoreCount ?? '--'} cores`, level(s.cpu)),
     line('Load average', s.cpuAverageLoad ? `${s.cpuAverageLoad.minute1.toFixed(2)} ${s.cpuAverageLoad.minute5.toFixed(2)} ${s.cpuAverageLoad.minute15.toFixed(2)}` : '--'),
     line('Memory', `${meter(s.memoryPercentage)} ${pct(s.memoryPercentage)} of ${bytes(s.memoryTotal)}`, level(s.memoryPercentage)),
@@ -54,6 +54,16 @@ export function DashboardView({ status, note }: { status: Status | undefined; no
     line('User', s.rixjobUser),
     line('Backend version', s.rixjobVersion),
     line('License status', s.licenseStatus),
+    // The CPU/GPU nodes table, when the cluster has more than one node.
+    ...(s.nodes.length > 1
+      ? s.nodes.map((n) =>
+          line(
+            `${n.nodeId === s.nodeId ? '> ' : '  '}${n.nodeName}`,
+            `${n.status === 'ONLINE' ? 'online ' : 'offline'}  CPU ${n.live ? pct(n.cpu) : '--'}  GPU ${n.live ? pct(n.gpu) : '--'}  MEM ${n.live ? pct(n.memory) : '--'}  jobs ${n.activeTasks}/${n.allTasks}  ${n.live ? `in ${bits(n.bandwidthIn)} out ${bits(n.bandwidthOut)}` : ''}${n.leader ? '  leader' : ''}`,
+            n.status === 'ONLINE' ? undefined : 'gray',
+          ),
+        )
+      : []),
   ];
   return h(Box, { flexDirection: 'column' }, ...rows, note ? h(Text, { color: 'gray' }, note) : null);
 }

@@ -9,8 +9,8 @@ import type * as toolViews from '../ui/tool-views.tsx';
 
 /**
  * `mediaplane tools ping|mtr|keyframe|mediacheck`: the diagnostic tools of the console, run on
- * the API's node (runPing, runMtr, runKeyframe, runMediaCheck). Results print as they come; Ctrl-C
- * stops the run (the program ends on the node). --json prints each event as one JSON line.
+ * the API's node or the one `--node` names (runPing, runMtr, runKeyframe, runMediaCheck). Results
+ * print as they come; Ctrl-C stops the run (the program ends on the node). --json prints each event as one JSON line.
  */
 
 type ToolEvent = Schemas['ToolEvent'];
@@ -165,8 +165,8 @@ function count(value: string): number {
 }
 
 export function registerToolCommands(program: Command): void {
-  const tools = program.command('tools').description('Diagnostic tools run on the API\'s node: ping, mtr, keyframe interval, media checker (Ctrl-C stops a run)');
-  const nodeOption = (command: Command) => command.option('--node <id>', 'the node to run on (only the API\'s own node for now)', positiveId).option('--json', 'print each event of the run as one JSON line');
+  const tools = program.command('tools').description('Diagnostic tools run on a node of the cluster: ping, mtr, keyframe interval, media checker (Ctrl-C stops a run)');
+  const nodeOption = (command: Command) => command.option('--node <id>', 'the node to run on (default: the API\'s own node)', positiveId).option('--json', 'print each event of the run as one JSON line');
 
   nodeOption(
     tools

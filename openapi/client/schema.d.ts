@@ -1967,7 +1967,7 @@ export interface paths {
         put?: never;
         /**
          * Ping a host and stream each reply as it comes
-         * @description Runs `ping -n -O -c <count> -W 5 -- <address>`. Events: `line` (each output line, with the parsed reply), `summary` (the statistics), `error` (ping's own error, e.g. an unknown host: the payload error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         * @description Runs `ping -n -O -c <count> -W 5 -- <address>`. Events: `line` (each output line, with the parsed reply), `summary` (the statistics), `error` (ping's own error, e.g. an unknown host: the payload error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The program runs on the node the request names (`node`, else the node this API runs on): another node gets the run over the event bus and streams its events back as they come. The stream opens with `start` (naming the node) and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the node ends the child process at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
          *
          *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
          */
@@ -1989,7 +1989,7 @@ export interface paths {
         put?: never;
         /**
          * Trace the route to a host with mtr and stream the hop table as it fills
-         * @description Runs `mtr --raw -c <count> [-n] -- <host>`. Events: `hops` (the whole hop table with loss and timings, at most 4 times a second), `error`. The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         * @description Runs `mtr --raw -c <count> [-n] -- <host>`. Events: `hops` (the whole hop table with loss and timings, at most 4 times a second), `error`. The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The program runs on the node the request names (`node`, else the node this API runs on): another node gets the run over the event bus and streams its events back as they come. The stream opens with `start` (naming the node) and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the node ends the child process at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
          *
          *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
          */
@@ -2011,7 +2011,7 @@ export interface paths {
         put?: never;
         /**
          * Measure the keyframe interval of a source, streaming each interval as it is read
-         * @description Runs ffprobe on the first video stream (packets only, nothing decoded) until intervalCount intervals were measured, bounded to 15 minutes. Events: `keyframe` (each interval), `interval` (the result), `error` (shown as "got error {error}"). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         * @description Runs ffprobe on the first video stream (packets only, nothing decoded) until intervalCount intervals were measured, bounded to 15 minutes. Events: `keyframe` (each interval), `interval` (the result), `error` (shown as "got error {error}"). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The program runs on the node the request names (`node`, else the node this API runs on): another node gets the run over the event bus and streams its events back as they come. The stream opens with `start` (naming the node) and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the node ends the child process at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
          *
          *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
          */
@@ -2033,7 +2033,7 @@ export interface paths {
         put?: never;
         /**
          * Find the programs and streams of a source (the media checker)
-         * @description Runs ffprobe on the source, bounded to 30 s. Events: `result` (format, programs, streams) or `error` (with `details`: each key and value of the error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
+         * @description Runs ffprobe on the source, bounded to 30 s. Events: `result` (format, programs, streams) or `error` (with `details`: each key and value of the error). The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. The program runs on the node the request names (`node`, else the node this API runs on): another node gets the run over the event bus and streams its events back as they come. The stream opens with `start` (naming the node) and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): the node ends the child process at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. The input is validated before anything runs (400 naming the field); the program is started without a shell, the user's value as one argument after `--` or `-i`.
          *
          *     **Permission:** Requires one of: TOOLS_VIEW, TOOLS_EDIT.
          */
@@ -2148,8 +2148,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The readings of a node, once: CPU, load, memory, disk, bandwidth, GPUs, tasks and versions
-         * @description **Permission:** Any signed-in user.
+         * The readings of a node, once: CPU, load, memory, disk, bandwidth, GPUs, tasks and versions, and the nodes table
+         * @description The node's latest live sample, or the next one it publishes within 6 s; a node that publishes none (offline) answers with `live` false and its stored figures.
+         *
+         *     **Permission:** Any signed-in user.
          */
         get: operations["getDashboard"];
         put?: never;
@@ -2169,7 +2171,7 @@ export interface paths {
         };
         /**
          * The readings of a node, live, as Server-Sent Events
-         * @description Each sample is `event: status` whose `data` is a DashboardStatus, every 2 s. One sampler serves every open stream: it starts with the first and stops when the last closes. A comment every 25 s keeps proxies from closing a quiet stream.
+         * @description Each sample of the node is `event: status` whose `data` is a DashboardStatus, every 2 s, with the nodes table filled from the latest sample of every node. Every node samples itself and publishes its samples while an API process watches it, so any API process serves any node: the node this server runs on, or another one (an agent). One sampler per node serves every open stream: it starts with the first watcher and stops when the last is gone. While the node publishes nothing (offline) a status with `live` false and its stored figures comes every 4 s. A comment every 25 s keeps proxies from closing a quiet stream.
          *
          *     **Permission:** Any signed-in user.
          */
@@ -2829,12 +2831,51 @@ export interface components {
             /** @description Name of the new job. */
             name: string;
         };
+        /** @description A row of the CPU/GPU nodes table (spec 03 Dashboard): a node of the cluster with its live figures. */
+        DashboardNodeRow: {
+            /** @description nodes.id */
+            nodeId: number;
+            nodeName: string;
+            /**
+             * @description LOCAL: the node this server runs on; REMOTE: another node of the cluster (an agent, or another server).
+             * @enum {string}
+             */
+            nodeType: "LOCAL" | "REMOTE";
+            /** @description The node leads the cluster (it places the auto jobs); null while its samples do not say. */
+            leader: boolean | null;
+            /**
+             * @description OFFLINE: its heartbeat is stale (or the node is switched off).
+             * @enum {string}
+             */
+            status: "ONLINE" | "OFFLINE";
+            nodeAddress: string;
+            /** @description The figures below are the node's live sample; false: it publishes none now (offline), so they are null. */
+            live: boolean;
+            /** @description CPU load, percent of all cores. */
+            cpu: number | null;
+            /** @description The busiest GPU's streaming multiprocessors, percent; null without an NVIDIA GPU. */
+            gpu: number | null;
+            /** @description Memory used, percent. */
+            memory: number | null;
+            /** @description Jobs on this node switched on. */
+            activeTasks: number;
+            /** @description Jobs on this node, templates left out. */
+            allTasks: number;
+            /** @description Bits per second received, loopback left out. */
+            bandwidthIn: number | null;
+            /** @description Bits per second sent, loopback left out. */
+            bandwidthOut: number | null;
+            /** @description Always Active. */
+            licenseStatus: string;
+            /** @description The backend version the node runs. */
+            rixjobVersion: string;
+        };
         /** @description The readings of one node (spec 03 §3 Dashboard status). */
         DashboardStatus: {
             /** @description The node read (nodes.id); null before the node registered. */
             nodeId: number | null;
             nodeName: string | null;
-            /** @description false: the node is not the one this server runs on, so only its stored figures (tasks, version) are known. */
+            /** @description true: the readings are the node's own live sample (every node samples itself and publishes its samples to the API processes); false: the node publishes none now (offline), so only its stored figures (tasks, version) are known. */
             live: boolean;
             /** @description When the sample was taken (ISO 8601). */
             at: string;
@@ -2876,12 +2917,14 @@ export interface components {
             gpus: components["schemas"]["GpuDevice"][];
             /** @description The Intel Quick Sync device; null when there is none. */
             mfxDevice: components["schemas"]["QuickSyncDevice"] | null;
-            /** @description The operating-system user the server runs as. */
+            /** @description The operating-system user the node runs as ("unknown" while it publishes no sample). */
             rixjobUser: string;
             /** @description The backend version. */
             rixjobVersion: string;
             /** @description This product needs no license key: always Active. */
             licenseStatus: string;
+            /** @description Every node of the cluster with its live figures, by name: the CPU/GPU nodes table. */
+            nodes: components["schemas"]["DashboardNodeRow"][];
         };
         /**
          * @description A day of the week.
@@ -3676,7 +3719,7 @@ export interface components {
              * @default 10
              */
             intervalCount?: number;
-            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            /** @description The node to run on (the console's selected node): that node's engine runs the program and streams its results back through this API. Absent: the node this API runs on. */
             node?: number;
         };
         /** @description The keyframe interval over the intervals measured. */
@@ -3780,7 +3823,7 @@ export interface components {
             tokenRequired?: boolean;
             /** @description Appended to http(s), rtmp and rtsp URLs as `token=...` (URL-encoded) when tokenRequired is on. */
             token?: string;
-            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            /** @description The node to run on (the console's selected node): that node's engine runs the program and streams its results back through this API. Absent: the node this API runs on. */
             node?: number;
         };
         /** @description The programs and streams of a source, as ffprobe finds them. */
@@ -3886,7 +3929,7 @@ export interface components {
              * @default 30
              */
             count?: number;
-            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            /** @description The node to run on (the console's selected node): that node's engine runs the program and streams its results back through this API. Absent: the node this API runs on. */
             node?: number;
         };
         /** @description A node of the cluster, as the header node selector lists it. */
@@ -4001,7 +4044,7 @@ export interface components {
              * @default 10
              */
             count?: number;
-            /** @description The node to run on (the console's selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now. */
+            /** @description The node to run on (the console's selected node): that node's engine runs the program and streams its results back through this API. Absent: the node this API runs on. */
             node?: number;
         };
         /** @description The statistics ping prints at its end. */
@@ -4283,6 +4326,17 @@ export interface components {
         };
         /** @enum {string} */
         SystemAlarmName: "cpu" | "memory" | "disk" | "failedJobs" | "bandwidth";
+        /** @description A system alarm threshold on one node. */
+        SystemAlarmNodeState: {
+            nodeId: number;
+            nodeName: string;
+            /** @description The threshold is crossed now on this node. */
+            raised: boolean;
+            /** @description The value last read on this node. */
+            current: number | null;
+            /** @description When it was last raised or cleared (ISO 8601). */
+            changedAt: string;
+        };
         /** @description A system alarm threshold; off when neither e-mail nor SMS is on. */
         SystemAlarmSetting: {
             name: components["schemas"]["SystemAlarmName"];
@@ -4299,10 +4353,12 @@ export interface components {
             email: boolean;
             /** @description Send by SMS when raised or cleared. */
             sms: boolean;
-            /** @description The threshold is crossed now. */
+            /** @description The threshold is crossed now on at least one node. */
             raised: boolean;
-            /** @description The value last read. */
+            /** @description The highest value last read on any node. */
             current: number | null;
+            /** @description The state on each node read so far, by node name: each node is raised and cleared on its own. */
+            nodes: components["schemas"]["SystemAlarmNodeState"][];
         };
         /** @description Thresholds: numeric, required, minimum 0, maximum 100 when the unit is percent, otherwise 1000000000. */
         SystemAlarmUpdate: {
@@ -4477,7 +4533,10 @@ export interface components {
             /** @enum {string} */
             tool: "ping" | "mtr" | "keyframe" | "mediacheck";
             target: string;
+            /** @description The node that runs the program (nodes.id); null before this API's node registered. */
             nodeId: number | null;
+            /** @description Its name. */
+            nodeName: string | null;
             startedAt: string;
         } | {
             /** @constant */
@@ -12998,7 +13057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            /** @description NODE_OFFLINE: the node's heartbeat is stale (or it is switched off); nothing was run. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13007,7 +13066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 on the node). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13018,6 +13077,15 @@ export interface operations {
             };
             /** @description Unexpected server error; the detail is in the server log under the request id. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_UNREACHABLE: the node did not take the run within 5 s (its server or agent is not running). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13085,7 +13153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            /** @description NODE_OFFLINE: the node's heartbeat is stale (or it is switched off); nothing was run. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13094,7 +13162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 on the node). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13105,6 +13173,15 @@ export interface operations {
             };
             /** @description Unexpected server error; the detail is in the server log under the request id. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_UNREACHABLE: the node did not take the run within 5 s (its server or agent is not running). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13172,7 +13249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            /** @description NODE_OFFLINE: the node's heartbeat is stale (or it is switched off); nothing was run. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13181,7 +13258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 on the node). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13192,6 +13269,15 @@ export interface operations {
             };
             /** @description Unexpected server error; the detail is in the server log under the request id. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_UNREACHABLE: the node did not take the run within 5 s (its server or agent is not running). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13259,7 +13345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API's own node for now. */
+            /** @description NODE_OFFLINE: the node's heartbeat is stale (or it is switched off); nothing was run. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13268,7 +13354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process). */
+            /** @description TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 on the node). */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -13279,6 +13365,15 @@ export interface operations {
             };
             /** @description Unexpected server error; the detail is in the server log under the request id. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NODE_UNREACHABLE: the node did not take the run within 5 s (its server or agent is not running). */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,15 +8,17 @@ const view = { anyOf: ['TOOLS_VIEW', 'TOOLS_EDIT'] } as const;
 
 const STREAM =
   'The answer is a Server-Sent Events stream (text/event-stream): each event is `event: <type>` with a ToolEvent as its JSON `data`, sent as the tool produces it. ' +
-  'The stream opens with `start` and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): ' +
-  'the child process is ended at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. ' +
+  'The program runs on the node the request names (`node`, else the node this API runs on): another node gets the run over the event bus and streams its events back as they come. ' +
+  'The stream opens with `start` (naming the node) and closes with `end` (reason completed, failed, aborted or timed_out). To stop or abort a run, close the request (abort the fetch, Ctrl-C in the CLI): ' +
+  'the node ends the child process at once (SIGTERM to its process group, SIGKILL 2 s later). A comment line every 15 s keeps proxies from closing a quiet stream. ' +
   'The input is validated before anything runs (400 naming the field); the program is started without a shell, the user\'s value as one argument after `--` or `-i`.';
 
 const errors = {
   400: { description: 'A field breaks a rule (the message and `details` name it); nothing was run.', schema: ErrorBody },
   404: { description: 'The node does not exist.', schema: ErrorBody },
-  409: { description: 'NODE_NOT_LOCAL: the node is not the one this API runs on. Tools run on the API\'s own node for now.', schema: ErrorBody },
-  429: { description: 'TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 per API process).', schema: ErrorBody },
+  409: { description: 'NODE_OFFLINE: the node\'s heartbeat is stale (or it is switched off); nothing was run.', schema: ErrorBody },
+  429: { description: 'TOO_MANY_RUNS: too many tool runs at once (8 per user, 32 on the node).', schema: ErrorBody },
+  503: { description: 'NODE_UNREACHABLE: the node did not take the run within 5 s (its server or agent is not running).', schema: ErrorBody },
 } as const;
 
 const streamResponse = (what: string) => ({ description: `An event stream of ${what}.`, contentType: 'text/event-stream', schema: ToolEvent });

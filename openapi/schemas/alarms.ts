@@ -83,6 +83,16 @@ export const AlarmSettingsUpdate = z
 export const SYSTEM_ALARM_NAMES = ['cpu', 'memory', 'disk', 'failedJobs', 'bandwidth'] as const;
 export const SystemAlarmName = z.enum(SYSTEM_ALARM_NAMES).meta({ id: 'SystemAlarmName' });
 
+export const SystemAlarmNodeState = z
+  .object({
+    nodeId: z.number().int(),
+    nodeName: z.string(),
+    raised: z.boolean().describe('The threshold is crossed now on this node.'),
+    current: z.number().nullable().describe('The value last read on this node.'),
+    changedAt: z.string().describe('When it was last raised or cleared (ISO 8601).'),
+  })
+  .meta({ id: 'SystemAlarmNodeState', description: 'A system alarm threshold on one node.' });
+
 export const SystemAlarmSetting = z
   .object({
     name: SystemAlarmName,
@@ -94,8 +104,9 @@ export const SystemAlarmSetting = z
     position: z.number().int(),
     email: flag('Send by e-mail when raised or cleared.'),
     sms: flag('Send by SMS when raised or cleared.'),
-    raised: z.boolean().describe('The threshold is crossed now.'),
-    current: z.number().nullable().describe('The value last read.'),
+    raised: z.boolean().describe('The threshold is crossed now on at least one node.'),
+    current: z.number().nullable().describe('The highest value last read on any node.'),
+    nodes: z.array(SystemAlarmNodeState).describe('The state on each node read so far, by node name: each node is raised and cleared on its own.'),
   })
   .meta({ id: 'SystemAlarmSetting', description: 'A system alarm threshold; off when neither e-mail nor SMS is on.' });
 export const SystemAlarmList = z.object({ items: z.array(SystemAlarmSetting) }).meta({ id: 'SystemAlarmList' });

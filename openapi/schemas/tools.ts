@@ -112,7 +112,7 @@ const nodeField = z
   .positive()
   .max(MAX_ID)
   .optional()
-  .describe('The node to run on (the console\'s selected node). Absent: the node this API runs on. Another node is refused with 409 NODE_NOT_LOCAL for now.');
+  .describe('The node to run on (the console\'s selected node): that node\'s engine runs the program and streams its results back through this API. Absent: the node this API runs on.');
 
 export const PingRequest = z
   .object({
@@ -226,7 +226,14 @@ export const ToolEndReason = z.enum(['completed', 'failed', 'aborted', 'timed_ou
  */
 export const ToolEvent = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('start'), tool: z.enum(['ping', 'mtr', 'keyframe', 'mediacheck']), target: z.string(), nodeId: z.number().int().nullable(), startedAt: z.string() }),
+    z.object({
+      type: z.literal('start'),
+      tool: z.enum(['ping', 'mtr', 'keyframe', 'mediacheck']),
+      target: z.string(),
+      nodeId: z.number().int().nullable().describe('The node that runs the program (nodes.id); null before this API\'s node registered.'),
+      nodeName: z.string().nullable().describe('Its name.'),
+      startedAt: z.string(),
+    }),
     z.object({
       type: z.literal('line'),
       kind: z.enum(['reply', 'no_answer', 'error', 'info']).describe('reply: an echo reply; no_answer: a request left unanswered; error: an error answer (unreachable ...); info: the rest.'),

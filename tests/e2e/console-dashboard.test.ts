@@ -56,7 +56,7 @@ describe('console: dashboard with two nodes', () => {
     const table = admin.locator('.nodes-table');
     await table.getByRole('row').filter({ hasText: 'edge-2' }).click();
     await expect.poll(() => new URL(admin.url()).searchParams.get('node'), poll).toBe(String(edge.id));
-    await expect.poll(() => admin.locator('.page-subtitle').innerText(), poll).toContain('edge-2 (not this server');
+    await expect.poll(() => admin.locator('.page-subtitle').innerText(), poll).toContain('edge-2 (no live readings');
     expect(await table.getByRole('row').filter({ hasText: 'edge-2' }).getAttribute('aria-selected')).toBe('true');
     await screenshot(admin, 'dashboard-nodes');
     await harness.app.db.deleteFrom('nodes').where('id', '=', edge.id).execute();

@@ -76,8 +76,10 @@ describe('GET /api/dashboard/stream', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(a.statuses[1].cpuCoreCount).toBeGreaterThan(0);
     expect(sampler.listenerCount).toBe(2);
-    // The two streams got the same samples: one sampler, not one per console.
-    expect(b.statuses.map((s) => s.at)).toEqual(expect.arrayContaining([a.statuses[1].at]));
+    // The two streams got the same samples: one sampler, not one per console (the one opened a moment
+    // later may start with the sample after the first's).
+    const shared = a.statuses.map((s) => s.at).filter((at) => b.statuses.some((other) => other.at === at));
+    expect(shared.length).toBeGreaterThan(0);
     a.close();
     b.close();
     const deadline = Date.now() + 5000;

@@ -175,17 +175,22 @@ describe('who may run the tools, and where', () => {
     await allowed.text();
   });
 
-  it('runs on the API\'s own node and refuses another node with 409, an unknown one with 404', async () => {
+  it('runs on the API\'s own node; refuses a node that does not answer with 503, an offline one with 409, an unknown one with 404', async () => {
     const local = await app.services.nodes.upsert({ nodeId: 'tools-local', name: 'here', ip: '127.0.0.1', version: 'test' });
     const other = await app.services.nodes.upsert({ nodeId: 'tools-other', name: 'elsewhere', ip: '10.0.0.2', version: 'test' });
-    app.services.tools.setLocalNode(local.id);
+    app.services.tools.setLocalNode({ id: local.id, name: local.name });
     const here = await stream('ping', { address: '127.0.0.1', count: 1, node: local.id });
-    expect(here[0].event).toMatchObject({ type: 'start', nodeId: local.id });
-    const refused = await run('ping', { address: '127.0.0.1', count: 1, node: other.id });
-    expect(refused.status).toBe(409);
-    const body = (await refused.json()) as Schemas['Error'];
-    expect(body.code).toBe('NODE_NOT_LOCAL');
-    expect(body.message).toContain(`node elsewhere (${other.id}) is another node`);
+    expect(here[0].event).toMatchObject({ type: 'start', nodeId: local.id, nodeName: 'here' });
+    // A heartbeat but no node process behind it: nobody takes the run (the agent test has one that does).
+    const silent = await run('ping', { address: '127.0.0.1', count: 1, node: other.id });
+    expect(silent.status).toBe(503);
+    const unanswered = (await silent.json()) as Schemas['Error'];
+    expect(unanswered.code).toBe('NODE_UNREACHABLE');
+    expect(unanswered.message).toContain(`Node elsewhere (${other.id}) did not answer within 5 s`);
+    await app.db.updateTable('nodes').set({ heartbeat_at: new Date(Date.now() - 600_000) }).where('id', '=', other.id).execute();
+    const offline = await run('ping', { address: '127.0.0.1', count: 1, node: other.id });
+    expect(offline.status).toBe(409);
+    expect(((await offline.json()) as Schemas['Error']).code).toBe('NODE_OFFLINE');
     const unknown = await run('ping', { address: '127.0.0.1', count: 1, node: 999_999 });
     expect(unknown.status).toBe(404);
   });

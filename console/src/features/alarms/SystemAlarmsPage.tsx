@@ -90,9 +90,9 @@ export default function SystemAlarmsPage() {
                   <td>
                     <input type="checkbox" aria-label={`${def.label} by SMS`} checked={row.sms} disabled={!canEdit} onChange={(e) => set(def.name, { sms: e.target.checked })} />
                   </td>
-                  <td>
+                  <td title={def.nodes.map((n) => `${n.nodeName}: ${n.current ?? '--'} ${def.unit}${n.raised ? ' (raised)' : ''}`).join('\n') || undefined}>
                     {def.current ?? '--'} {def.current !== null && def.unit}
-                    {def.raised && <span className="badge badge-danger">raised</span>}
+                    {def.raised && <span className="badge badge-danger">raised on {def.nodes.filter((n) => n.raised).map((n) => n.nodeName).join(', ')}</span>}
                   </td>
                 </tr>
               );
@@ -104,7 +104,7 @@ export default function SystemAlarmsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="System Alarms" subtitle="An alarm is raised when a value reaches its threshold and cleared when it is back below. A threshold with neither E-mail nor SMS is off." />
+      <PageHeader title="System Alarms" subtitle="An alarm is raised when a value reaches its threshold on a node and cleared when it is back below there. A threshold with neither E-mail nor SMS is off." />
       <AlarmsNav />
       {system.error ? (
         <p className="alert alert-danger">{messageOf(system.error)}</p>

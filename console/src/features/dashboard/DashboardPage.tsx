@@ -1,6 +1,6 @@
 import { Card, PageHeader } from '../../components/Page.tsx';
 import { useDashboardStatus } from '../../data/dashboard/queries.ts';
-import { useNodeSummaries, useSystemInfo } from '../../data/system/queries.ts';
+import { useSystemInfo } from '../../data/system/queries.ts';
 import { usePageTitle } from '../../shell/breadcrumbs.tsx';
 import { useSelectedNode } from '../../shell/node-selection.ts';
 import { formatBitrate, formatBytes, formatUptime } from './format.ts';
@@ -27,9 +27,8 @@ export function DashboardPage() {
   const [selected, select] = useSelectedNode();
   const { status, error } = useDashboardStatus(selected);
   const { data: info } = useSystemInfo();
-  const { data: nodes } = useNodeSummaries((info?.nodeCount ?? 0) > 1);
   const s = status;
-  const subtitle = s ? `${s.nodeName ?? 'This server'}${s.live ? '' : ' (not this server: only stored figures)'}` : error ? 'Reconnecting ...' : 'Connecting ...';
+  const subtitle = s ? `${s.nodeName ?? 'This server'}${s.live ? '' : ' (no live readings: only stored figures)'}` : error ? 'Reconnecting ...' : 'Connecting ...';
   return (
     <div className="page dashboard">
       <PageHeader title="Dashboard" subtitle={subtitle} />
@@ -80,7 +79,7 @@ export function DashboardPage() {
         </Card>
       </div>
       {s && <GpuCards status={s} />}
-      {nodes && nodes.items.length > 1 && <NodesTable nodes={nodes.items} selectedId={s?.nodeId ?? selected ?? null} status={s} onSelect={(id) => select(id)} />}
+      {s && s.nodes.length > 1 && <NodesTable nodes={s.nodes} selectedId={s.nodeId ?? selected ?? null} onSelect={(id) => select(id)} />}
     </div>
   );
 }

@@ -1,12 +1,14 @@
 import type { DashboardStatus } from '../../data/dashboard/queries.ts';
-import type { NodeSummary } from '../../data/system/queries.ts';
 import { formatBitrate, formatPercent } from './format.ts';
 
+type NodeRow = DashboardStatus['nodes'][number];
+
 /**
- * The CPU/GPU nodes table (spec 03 Dashboard), shown when more than one node exists. The figures of
- * the selected node come from its live status; clicking a row selects that node.
+ * The CPU/GPU nodes table (spec 03 Dashboard), shown when more than one node exists. Every row has
+ * the live figures its node published (the dashboard stream carries them for every node); clicking
+ * a row selects that node.
  */
-export function NodesTable({ nodes, selectedId, status, onSelect }: { nodes: NodeSummary[]; selectedId: number | null; status: DashboardStatus | undefined; onSelect: (id: number) => void }) {
+export function NodesTable({ nodes, selectedId, onSelect }: { nodes: NodeRow[]; selectedId: number | null; onSelect: (id: number) => void }) {
   return (
     <section className="card nodes-card">
       <div className="card-header">
@@ -28,25 +30,25 @@ export function NodesTable({ nodes, selectedId, status, onSelect }: { nodes: Nod
             </tr>
           </thead>
           <tbody>
-            {nodes.map((node) => {
-              const live = node.id === selectedId && status?.live ? status : undefined;
-              const gpu = live && live.gpus.length ? formatPercent(Math.max(...live.gpus.map((g) => g.streamingMultiprocessorUsagePercent ?? 0))) : '--';
-              return (
-                <tr key={node.id} className={node.id === selectedId ? 'is-selected' : undefined} onClick={() => onSelect(node.id)} style={{ cursor: 'pointer' }} aria-selected={node.id === selectedId}>
-                  <td>{node.name}</td>
-                  <td>{node.ip}</td>
-                  <td>
-                    <span className={node.online ? 'pill pill-on' : 'pill pill-off'}>{node.online ? 'Online' : 'Offline'}</span>
-                  </td>
-                  <td>{live ? formatPercent(live.cpu) : '--'}</td>
-                  <td>{gpu}</td>
-                  <td>{live ? formatPercent(live.memoryPercentage) : '--'}</td>
-                  <td>{node.id === selectedId && status ? `${status.activeTasks}/${status.allTasks}` : '--'}</td>
-                  <td>{live ? `${formatBitrate(live.bandwidthIn)} / ${formatBitrate(live.bandwidthOut)}` : '--'}</td>
-                  <td>{node.version}</td>
-                </tr>
-              );
-            })}
+            {nodes.map((node) => (
+              <tr key={node.nodeId} className={node.nodeId === selectedId ? 'is-selected' : undefined} onClick={() => onSelect(node.nodeId)} style={{ cursor: 'pointer' }} aria-selected={node.nodeId === selectedId}>
+                <td>
+                  {node.nodeName}
+                  {node.nodeType === 'LOCAL' && <span className="badge"> this server</span>}
+                  {node.leader && <span className="badge"> leader</span>}
+                </td>
+                <td>{node.nodeAddress}</td>
+                <td>
+                  <span className={node.status === 'ONLINE' ? 'pill pill-on' : 'pill pill-off'}>{node.status === 'ONLINE' ? 'Online' : 'Offline'}</span>
+                </td>
+                <td>{node.live ? formatPercent(node.cpu) : '--'}</td>
+                <td>{node.live && node.gpu !== null ? formatPercent(node.gpu) : '--'}</td>
+                <td>{node.live ? formatPercent(node.memory) : '--'}</td>
+                <td>{`${node.activeTasks}/${node.allTasks}`}</td>
+                <td>{node.live ? `${formatBitrate(node.bandwidthIn)} / ${formatBitrate(node.bandwidthOut)}` : '--'}</td>
+                <td>{node.rixjobVersion}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
