@@ -206,7 +206,7 @@ export class JobRunner {
     }
     if (this.needsFanout(spec)) this.ensureFanout();
     this.probeRetries = 0;
-    if (this.supervisor.desired === 'running') void this.io.configure(spec);
+    if (this.supervisor.desired === 'running') void this.io.configure(spec, this.outputCountedByFfmpeg());
     this.supervisor.configure({
       staleTimeoutMs: spec.staleTimeoutSeconds * 1000,
       restart: { attempts: spec.restartAttempts, onFinish: spec.videoType === 'LIVE' },
@@ -376,7 +376,16 @@ export class JobRunner {
     this.failover?.start();
     this.srt.newRun();
     this.probeRetries = 0;
-    void this.io.configure(this.spec);
+    void this.io.configure(this.spec, this.outputCountedByFfmpeg());
+  }
+
+  /** The output whose bytes ffmpeg's progress will count, as the command would be built now (none when it cannot be). */
+  private outputCountedByFfmpeg(): number | undefined {
+    try {
+      return buildFfmpegArgs(this.spec, { useFailover: this.failover?.active === 'failover' }).progressOutput;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -22,7 +22,7 @@ import type { KernelUdpCounters, UdpFlow, UdpFlowWatch } from './udp-counters.ts
  * | file input (storage, file path)        | bytes ffmpeg has read, /proc/<pid>/io                           |
  * | HTTP MPEG-TS output                    | bytes the fan-out received from ffmpeg                          |
  * | HLS, DASH, CMAF output                 | growth of the segment files                                     |
- * | a job's only output, sent without tee  | ffmpeg's own `total_size` (the first output file's bytes)       |
+ * | a job's only output, sent without tee  | ffmpeg's own `total_size` (the first output file's bytes; no kernel counter then) |
  * | RTSP (media may come over UDP), playlist, dvb, dev, multiviewer inputs | not measured (null)      |
  *
  * Rates are over the last few seconds; SRT counts are taken without their UDP/IP and SRT headers
@@ -147,12 +147,21 @@ export class JobIoMeter {
   /** The output whose bytes ffmpeg's `total_size` counts in the current process. */
   private progressOutput: number | undefined;
   private configured = 0;
+  private spec: JobSpec | undefined;
+  private countedByFfmpeg: number | undefined;
 
   constructor(private readonly counters: KernelUdpCounters | null) {}
 
-  /** The links of the spec the job runs (at start and on reload), each with how it is measured. */
-  async configure(spec: JobSpec): Promise<void> {
+  /**
+   * The links of the spec the job runs (at start and on reload), each with how it is measured.
+   * `countedByFfmpeg`: the output whose bytes ffmpeg's own progress will count (FfmpegCommand's
+   * progressOutput), which then needs no kernel counter; a process that counts another one
+   * configures the links again (processStarted).
+   */
+  async configure(spec: JobSpec, countedByFfmpeg?: number): Promise<void> {
     const seq = ++this.configured;
+    this.spec = spec;
+    this.countedByFfmpeg = countedByFfmpeg;
     const links: Link[] = [];
     const inputs = [spec.input, ...(spec.failover ? [spec.failover.input] : [])];
     for (const [index, input] of inputs.entries()) {
@@ -166,7 +175,9 @@ export class JobIoMeter {
       const enabled = !output.disabled;
       let method: Method = { kind: 'none' };
       let rate = new ByteRate({ windowMs: POLLED_WINDOW_MS, staleMs: 3_000 });
-      if (enabled && output.type === 'udp') {
+      if (enabled && output.type === 'udp' && output.index === countedByFfmpeg) {
+        method = { kind: 'none' };
+      } else if (enabled && output.type === 'udp') {
         const flow = await outputFlow(output);
         if (flow) method = { kind: 'udp', flow };
       } else if (enabled && (output.type === 'tcp' || output.type === 'rtmp')) {
@@ -200,6 +211,8 @@ export class JobIoMeter {
   /** A new process runs (its counters start from 0), reading the given input. */
   processStarted(pid: number, input: 'primary' | 'failover', progressOutput: number | undefined): void {
     const previous = this.progressOutput;
+    if (progressOutput !== this.countedByFfmpeg) void this.countAgain(this.countedByFfmpeg);
+    this.countedByFfmpeg = progressOutput;
     this.pid = pid;
     this.activeInput = input === 'primary' ? 0 : 1;
     this.progressOutput = progressOutput;
@@ -209,6 +222,18 @@ export class JobIoMeter {
       const countedByFfmpeg = link.direction === 'output' && (link.index === progressOutput || link.index === previous);
       if (perProcess || countedByFfmpeg) link.rate.reset();
     }
+  }
+
+  /** An output left to ffmpeg's count that this process does not count: it gets its kernel counter now. */
+  private async countAgain(index: number | undefined): Promise<void> {
+    const output = this.spec?.outputs.find((o) => o.index === index);
+    const link = this.links.find((l) => l.direction === 'output' && l.index === index);
+    if (!output || output.type !== 'udp' || !link || link.method.kind !== 'none' || !link.enabled) return;
+    const flow = await outputFlow(output);
+    const watch = flow && this.counters ? await this.counters.watch(flow) : undefined;
+    if (!flow) return;
+    if (this.links.includes(link)) link.method = { kind: 'udp', flow, watch };
+    else await watch?.release();
   }
 
   processEnded(): void {

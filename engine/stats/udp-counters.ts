@@ -15,6 +15,8 @@ import { NftSession } from './nft-session.ts';
  *   output). Six fixed rules look a packet up in the maps: one hash lookup per packet however many
  *   flows are counted (a rule per flow cost every packet a walk through all of them, which showed
  *   in the jobs' own CPU at 50 relays). Jobs that read or send the same flow share its counter.
+ *   A direction's chain (its hook) exists only while a flow of that direction is counted: a job
+ *   whose only output ffmpeg counts itself adds nothing to the path of the packets it sends.
  * - All counters are read with one command to a long-lived `nft -j -i` (nft-session.ts), shared by
  *   every job sampled within a second.
  * - The table exists only while it counts a flow (it goes with the last one, and when the process
@@ -80,6 +82,20 @@ export function flowCommands(table: string, flow: UdpFlow): string {
   return `add counter inet ${table} ${name}\nadd element inet ${table} ${map} { ${key} : "${name}" }\n`;
 }
 
+const CHAINS = { in: 'input', out: 'output' } as const;
+
+/** A direction's chain: counting only (policy accept, no verdicts), three map lookups per packet. */
+export function chainScript(table: string, direction: 'in' | 'out'): string {
+  const chain = CHAINS[direction];
+  return [
+    `add chain inet ${table} ${chain} { type filter hook ${chain} priority -300; policy accept; }`,
+    `add rule inet ${table} ${chain} counter name udp dport map @${direction}_port`,
+    `add rule inet ${table} ${chain} counter name ip daddr . udp dport map @${direction}_v4`,
+    `add rule inet ${table} ${chain} counter name ip6 daddr . udp dport map @${direction}_v6`,
+    '',
+  ].join('\n');
+}
+
 export class KernelUdpCounters {
   readonly table: string;
   private ready: Promise<string | undefined> | undefined;
@@ -87,6 +103,8 @@ export class KernelUdpCounters {
   private tableExists = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly flows = new Map<string, { refs: number }>();
+  /** Flows counted per direction: a direction's chain exists only while it counts one (a hook on every packet otherwise for nothing). */
+  private readonly chainFlows = { in: 0, out: 0 };
   private reading: { at: number; counts: Promise<Map<string, { packets: number; bytes: number }>> } | undefined;
   /** Reads the counters without a spawn per read (nft-session.ts). */
   private session: NftSession | undefined;
@@ -110,8 +128,10 @@ export class KernelUdpCounters {
       }
       try {
         const table = this.tableExists ? '' : this.tableScript();
-        await run(nft, ['-f', '-'], `${table}${flowCommands(this.table, flow)}`);
+        const chain = this.chainFlows[flow.direction] === 0 ? chainScript(this.table, flow.direction) : '';
+        await run(nft, ['-f', '-'], `${table}${chain}${flowCommands(this.table, flow)}`);
         this.tableExists = true;
+        this.chainFlows[flow.direction]++;
         this.flows.set(name, { refs: 1 });
         return true;
       } catch {
@@ -133,16 +153,19 @@ export class KernelUdpCounters {
           const known = this.flows.get(name);
           if (!known || --known.refs > 0) return;
           this.flows.delete(name);
+          this.chainFlows[flow.direction]--;
           if (this.flows.size === 0) {
             // The last flow: the table goes with it.
             this.tableExists = false;
+            this.chainFlows.in = this.chainFlows.out = 0;
             this.session?.close();
             this.session = undefined;
             await run(nft, ['delete', 'table', 'inet', this.table]).catch(() => undefined);
             return;
           }
           const { map, key } = flowElement(flow);
-          await run(nft, ['-f', '-'], `delete element inet ${this.table} ${map} { ${key} }\ndelete counter inet ${this.table} ${name}\n`).catch(() => undefined);
+          const chain = this.chainFlows[flow.direction] === 0 ? `delete chain inet ${this.table} ${CHAINS[flow.direction]}\n` : '';
+          await run(nft, ['-f', '-'], `${chain}delete element inet ${this.table} ${map} { ${key} }\ndelete counter inet ${this.table} ${name}\n`).catch(() => undefined);
         });
       },
     };
@@ -171,19 +194,15 @@ export class KernelUdpCounters {
     return next;
   }
 
-  /** The table, its maps from flows to counters, and its two chains (counting only: policy accept, no verdicts). */
+  /** The table and its maps from flows to counters; each direction's chain comes with its first flow (chainScript). */
   private tableScript(): string {
     const t = this.table;
     const lines = [`add table inet ${t}`];
-    for (const [direction, chain] of [['in', 'input'], ['out', 'output']] as const) {
+    for (const direction of ['in', 'out'] as const) {
       lines.push(
-        `add chain inet ${t} ${chain} { type filter hook ${chain} priority -300; policy accept; }`,
         `add map inet ${t} ${direction}_port { type inet_service : counter; }`,
         `add map inet ${t} ${direction}_v4 { type ipv4_addr . inet_service : counter; }`,
         `add map inet ${t} ${direction}_v6 { type ipv6_addr . inet_service : counter; }`,
-        `add rule inet ${t} ${chain} counter name udp dport map @${direction}_port`,
-        `add rule inet ${t} ${chain} counter name ip daddr . udp dport map @${direction}_v4`,
-        `add rule inet ${t} ${chain} counter name ip6 daddr . udp dport map @${direction}_v6`,
       );
     }
     return `${lines.join('\n')}\n`;
@@ -213,6 +232,7 @@ export class KernelUdpCounters {
     const nft = await this.ready;
     await this.serial(async () => {
       this.flows.clear();
+      this.chainFlows.in = this.chainFlows.out = 0;
       this.session?.close();
       this.session = undefined;
       if (nft && this.tableExists) await run(nft, ['delete', 'table', 'inet', this.table]).catch(() => undefined);

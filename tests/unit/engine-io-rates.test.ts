@@ -197,4 +197,15 @@ describe('JobIoMeter', () => {
     }
     expect((await meter.sample({ srt: [] })).outputs).toEqual([{ index: 0, bps: 2_800_000 }]);
   });
+
+  it('asks no kernel counter for the output ffmpeg counts, and asks one when a process counts another output', async () => {
+    const watched: UdpFlow[] = [];
+    const counters = { watch: async (flow: UdpFlow) => (watched.push(flow), { read: async () => undefined, release: async () => undefined }) } as unknown as KernelUdpCounters;
+    const meter = new JobIoMeter(counters);
+    await meter.configure(spec([{ index: 0, type: 'udp', host: '10.0.0.9', port: 6000 }, { index: 1, type: 'udp', host: '10.0.0.9', port: 6001 }]), 0);
+    // The input's flow (port 5000) and output 1's; output 0 is left to ffmpeg.
+    expect(watched.map((f) => f.port).sort()).toEqual([5000, 6001]);
+    meter.processStarted(4242, 'primary', undefined);
+    await vi.waitFor(() => expect(watched.map((f) => f.port).sort()).toEqual([5000, 6000, 6001]));
+  });
 });
