@@ -121,7 +121,7 @@ export async function startServer(config: ServerConfig, sink: (line: string) => 
     const timers = new TimerScheduler(new TimersRepository(db), events, { firedBy: `${node.name}:${process.pid}`, log });
     timers.start();
     stops.push(async () => timers.stop());
-    stops.push(startAlarmWorkers(services.alarms, { log, monitor: { read: () => readNodeSystems(services.samples, services.nodes, services.alarms.repo) } }));
+    stops.push(startAlarmWorkers(services.alarms, { log, bus: events, monitor: { read: () => readNodeSystems(services.samples, services.nodes, services.alarms.repo) } }));
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
     return { url: `http://${shownHost}:${port}`, port, db, services, firstAdmin, stop };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { JobAlarmKind } from '../../openapi/schemas/alarms.ts';
+import type { EventBus, LiveEvent } from '../events/event-bus.ts';
 import type { AlarmsRepository, DeliveryRow, JobEventForAlarm } from '../repositories/alarms.repository.ts';
 import type { SettingsRepository } from '../repositories/settings.repository.ts';
 import { sendMail, sendSms } from './alarm-delivery.ts';
@@ -6,6 +7,9 @@ import type { AlarmsService } from './alarms.service.ts';
 import { SystemAlarmMonitor, type SystemAlarmMonitorOptions } from './system-alarm-monitor.ts';
 
 const CURSOR_KEY = 'alarms.cursor';
+/** Job changes that come with the events that alarm (a start, stop, restart or failure is recorded with a status or desired change). */
+const WAKING_TYPES = new Set(['status', 'desired', 'updated']);
+const WAKE_DELAY_MS = 100;
 
 /**
  * Which alarm a job event is: the actor decides (the engine → rixjob*, a user or a timer →
@@ -22,8 +26,13 @@ export function alarmKindOf(event: Pick<JobEventForAlarm, 'type' | 'actor_kind'>
 }
 
 export interface AlarmDispatcherOptions {
-  /** How often new job events and due deliveries are looked at (default 1 s). */
+  /**
+   * How often new job events and due deliveries are looked at when nothing wakes the dispatcher
+   * (default 5 s). With `bus`, a job's status or desired-state change wakes it at once.
+   */
   tickMs?: number;
+  /** The live events: job state changes (which come with the job events that alarm) wake a pass. */
+  bus?: EventBus;
   /** Retry backoff: base * 2^(attempts-1), at most max (defaults 2 s and 5 minutes). */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
@@ -35,12 +44,16 @@ export interface AlarmDispatcherOptions {
  * turns those of alarmed jobs into alarms with their deliveries (an alarm is claimed by its unique
  * job_event_id, so however many processes look, each event alarms once), then sends the due
  * deliveries, each claimed with FOR UPDATE SKIP LOCKED. A failed send stays QUEUED and is tried
- * again with backoff: an SMTP server that is down loses nothing.
+ * again with backoff: an SMTP server that is down loses nothing. A pass runs when a job's state
+ * changes (the live events on the bus) and every `tickMs` for the retries and other nodes' events
+ * that came without one: no query a second while nothing happens.
  */
 export class AlarmDispatcher {
   private cursor?: number;
   private interval?: NodeJS.Timeout;
   private running?: Promise<void>;
+  private wakeTimer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
   private readonly log: (line: string) => void;
 
   constructor(
@@ -53,13 +66,30 @@ export class AlarmDispatcher {
   }
 
   start(): void {
-    this.interval = setInterval(() => void this.tick(), this.options.tickMs ?? 1000);
+    this.interval = setInterval(() => void this.tick(), this.options.tickMs ?? 5_000);
     this.interval.unref();
+    this.unsubscribe = this.options.bus?.subscribe((event: LiveEvent) => {
+      if ((event.topic === 'relays' || event.topic === 'encodings') && WAKING_TYPES.has(event.type)) this.wake();
+    });
   }
 
   async stop(): Promise<void> {
     clearInterval(this.interval);
+    clearTimeout(this.wakeTimer);
+    this.unsubscribe?.();
     await this.running;
+  }
+
+  /**
+   * A pass soon: the events of a burst (a bulk start, a node coming back) are taken in one pass, and
+   * a pass running when the wake comes is followed by a new one, so an event recorded meanwhile does
+   * not wait for the next tick.
+   */
+  wake(): void {
+    this.wakeTimer ??= setTimeout(() => {
+      this.wakeTimer = undefined;
+      void (this.running ? this.running.then(() => this.tick()) : this.tick());
+    }, WAKE_DELAY_MS);
   }
 
   /** One pass; passes never overlap. */
@@ -146,7 +176,7 @@ export class AlarmDispatcher {
 /** What `mediaplane server` runs for the alarms: the dispatcher and the system monitor. Returns their stop. */
 export function startAlarmWorkers(alarms: AlarmsService, options: AlarmDispatcherOptions & { monitor?: SystemAlarmMonitorOptions } = {}): () => Promise<void> {
   const dispatcher = new AlarmDispatcher(alarms.repo, alarms.settings, alarms, options);
-  const monitor = new SystemAlarmMonitor(alarms.repo, alarms, { log: options.log, ...options.monitor });
+  const monitor = new SystemAlarmMonitor(alarms.repo, alarms, { log: options.log, onRaised: () => dispatcher.wake(), ...options.monitor });
   dispatcher.start();
   monitor.start();
   return async () => {

@@ -54,6 +54,8 @@ export interface SystemAlarmMonitorOptions {
   read?: () => Promise<NodeSystemReadings[]>;
   intervalMs?: number;
   log?: (line: string) => void;
+  /** An alarm was raised or cleared with its deliveries queued (the dispatcher sends them at once). */
+  onRaised?: () => void;
 }
 
 /**
@@ -111,6 +113,7 @@ export class SystemAlarmMonitor {
         const deliveries = await this.alarms.deliveriesFor(defaults, { email: item.email, sms: item.sms }, subject, body);
         await this.repo.raise({ type: 'SYSTEM', resource: item.name, alarm, cause }, deliveries);
         this.options.log?.(`${subject}: ${deliveries.length} deliveries queued`);
+        this.options.onRaised?.();
       }
     }
   }

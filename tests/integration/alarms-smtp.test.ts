@@ -65,7 +65,8 @@ const deliveriesOf = (alarmName: string) =>
 beforeAll(async () => {
   harness = await createNodeHarness('alarms-smtp');
   alarms = createAlarmsService(harness.db, harness.paths);
-  dispatcher = new AlarmDispatcher(alarms.repo, alarms.settings, alarms, { tickMs: 200, backoffBaseMs: 500, backoffMaxMs: 2000 });
+  // No periodic pass within a test: the job's state changes on the bus wake it, and the tests below tick it themselves.
+  dispatcher = new AlarmDispatcher(alarms.repo, alarms.settings, alarms, { tickMs: 3_600_000, bus: harness.bus, backoffBaseMs: 500, backoffMaxMs: 2000 });
   dispatcher.start();
 }, 120_000);
 
@@ -76,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('alarm e-mails over SMTP', () => {
-  it('mails the FAILURE alarm when a relay is killed and its restart attempts run out', async () => {
+  it('mails the FAILURE alarm when a relay is killed and its restart attempts run out (woken by the job\'s state change, not a poll)', async () => {
     const inbox: Received[] = [];
     const smtp = await startSmtp(0, inbox, { user: 'alarms', pass: 's3cret-pass' });
     await alarms.updateSettings({
@@ -123,6 +124,7 @@ describe('alarm e-mails over SMTP', () => {
     ]);
     // Nothing listens: the attempts fail and the delivery stays queued with the socket's error.
     const failing = await waitFor(async () => {
+      await dispatcher.tick();
       const [row] = await deliveriesOf('CPU usage raised');
       return row && row.attempts >= 2 ? row : undefined;
     }, 'two failed attempts');
@@ -131,7 +133,7 @@ describe('alarm e-mails over SMTP', () => {
 
     const inbox: Received[] = [];
     await startSmtp(port, inbox);
-    const mail = await waitFor(async () => inbox.find((m) => /CPU usage raised/.test(m.raw)), 'the queued mail', 30_000);
+    const mail = await waitFor(async () => (await dispatcher.tick(), inbox.find((m) => /CPU usage raised/.test(m.raw))), 'the queued mail', 30_000);
     expect(mail.to).toEqual(['oncall@example.test']);
     const [sent] = await waitFor(async () => {
       const rows = await deliveriesOf('CPU usage raised');
@@ -155,6 +157,7 @@ describe('alarm e-mails over SMTP', () => {
       .where('subject', '=', 'Mediaplane system alarm: Disk usage raised')
       .execute();
     const [failed] = await waitFor(async () => {
+      await dispatcher.tick();
       const rows = await deliveriesOf('Disk usage raised');
       return rows[0]?.status === 'FAILED' ? rows : undefined;
     }, 'the delivery given up');
