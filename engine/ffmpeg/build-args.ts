@@ -55,15 +55,17 @@ const FFMPEG_LEVEL_NAMES = new Set(['quiet', 'panic', 'fatal', 'error', 'warning
 
 
 /**
- * How often ffmpeg writes a progress block. Progress is what the stale clock and the failover switch
- * watch, and reading it is most of what a running job costs the control plane: once a second, or
- * four times within a failover switch timeout shorter than 4 s (never under 0.25 s), so a switch is
- * never decided between two blocks of a healthy primary.
+ * How often ffmpeg writes a progress block (its first comes at once). Progress is what the stale
+ * clock and the failover switch watch, and reading it is most of what a running job costs the
+ * control plane: every 2 s for a live job (its stale timeout is 15 s), every second for a VOD
+ * (its progress is shown), and four times within a failover switch timeout under 8 s (never under
+ * 0.25 s), so a switch is never decided between two blocks of a healthy primary.
  */
 export function progressPeriodSeconds(job: JobSpec): number {
+  const period = job.videoType === 'LIVE' ? 2 : 1;
   const switchSeconds = job.failover?.switchTimeoutSeconds;
-  if (switchSeconds === undefined || !Number.isFinite(switchSeconds) || switchSeconds >= 4) return 1;
-  return Math.max(0.25, switchSeconds / 4);
+  if (switchSeconds === undefined || !Number.isFinite(switchSeconds)) return period;
+  return Math.min(period, Math.max(0.25, switchSeconds / 4));
 }
 
 /** Network reads give up after this long without data: the job's stale timeout, within 5 s to 60 s. */

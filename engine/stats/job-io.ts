@@ -281,7 +281,7 @@ export class JobIoMeter {
     switch (method.kind) {
       case 'udp': {
         const count = await method.watch?.read().catch(() => undefined);
-        if (count) link.rate.add(now, count.bytes);
+        if (count) link.rate.add(count.at, count.bytes);
         return;
       }
       case 'srt': {

@@ -19,14 +19,56 @@ export interface JobStatsSamplerOptions {
 }
 
 /**
+ * One timer per period for every job of the node sampled at that period: with many jobs, a timer
+ * (and its callback) per job cost more than the samples themselves. A tick waits for its samples
+ * (one read of the shared counters serves them all); a tick still at work skips the next.
+ */
+class SampleClock {
+  private readonly members = new Set<() => Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+
+  constructor(private readonly everyMs: number) {}
+
+  add(sample: () => Promise<void>): () => void {
+    this.members.add(sample);
+    this.timer ??= setInterval(() => void this.tick(), this.everyMs);
+    return () => {
+      this.members.delete(sample);
+      if (this.members.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    };
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) return; // a tick still at work (a slow /proc): this one is skipped, not queued
+    this.ticking = true;
+    try {
+      await Promise.all([...this.members].map((sample) => sample()));
+    } finally {
+      this.ticking = false;
+    }
+  }
+}
+
+const clocks = new Map<number, SampleClock>();
+function clockOf(everyMs: number): SampleClock {
+  let clock = clocks.get(everyMs);
+  if (!clock) clocks.set(everyMs, (clock = new SampleClock(everyMs)));
+  return clock;
+}
+
+/**
  * Samples a job while a process runs: every period, CPU % and RSS of the process group (and of the
- * SRT companions), and the bitrates of its inputs and outputs (job-io.ts). One timer per job,
- * started at each spawn and stopped at each exit; a sample that finishes after its process has
- * gone is dropped.
+ * SRT companions), and the bitrates of its inputs and outputs (job-io.ts). Started at each spawn
+ * and stopped at each exit, on the node's shared clock for its period (its first sample within a
+ * period of the spawn); a sample that finishes after its process has gone is dropped.
  */
 export class JobStatsSampler {
   private meter: CpuMeter | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private leave: (() => void) | undefined;
   latest: JobStatsSample | undefined;
 
   constructor(private readonly options: JobStatsSamplerOptions) {}
@@ -35,8 +77,7 @@ export class JobStatsSampler {
     this.stop();
     const meter = new CpuMeter(pgid);
     this.meter = meter;
-    const every = this.options.intervalMs ?? 2_000;
-    const sample = async () => {
+    this.leave = clockOf(this.options.intervalMs ?? 2_000).add(async () => {
       try {
         const [ffmpeg, companions, rates] = await Promise.all([meter.sample(), this.options.companions(), this.options.io.sample(this.options.context())]);
         if (this.meter !== meter) return;
@@ -49,14 +90,12 @@ export class JobStatsSampler {
       } catch {
         // /proc unreadable for a moment: the next sample tries again.
       }
-      if (this.meter === meter) this.timer = setTimeout(() => void sample(), every);
-    };
-    this.timer = setTimeout(() => void sample(), every);
+    });
   }
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.leave?.();
+    this.leave = undefined;
     this.meter = undefined;
     this.latest = undefined;
   }

@@ -39,6 +39,8 @@ export interface UdpFlowCount {
   packets: number;
   /** UDP payload bytes. */
   bytes: number;
+  /** When the kernel gave these counts (ms since the epoch): a reading may serve callers for a second. */
+  at: number;
 }
 
 export interface UdpFlowWatch {
@@ -105,7 +107,7 @@ export class KernelUdpCounters {
   private readonly flows = new Map<string, { refs: number }>();
   /** Flows counted per direction: a direction's chain exists only while it counts one (a hook on every packet otherwise for nothing). */
   private readonly chainFlows = { in: 0, out: 0 };
-  private reading: { at: number; counts: Promise<Map<string, { packets: number; bytes: number }>> } | undefined;
+  private reading: { at: number; counts: Promise<{ at: number; counts: Map<string, { packets: number; bytes: number }> }> } | undefined;
   /** Reads the counters without a spawn per read (nft-session.ts). */
   private session: NftSession | undefined;
 
@@ -143,8 +145,9 @@ export class KernelUdpCounters {
     let released = false;
     return {
       read: async () => {
-        const count = (await this.readAll()).get(name);
-        return count && { packets: count.packets, bytes: Math.max(0, count.bytes - count.packets * overhead) };
+        const { at, counts } = await this.readAll();
+        const count = counts.get(name);
+        return count && { packets: count.packets, bytes: Math.max(0, count.bytes - count.packets * overhead), at };
       },
       release: async () => {
         if (released) return;
@@ -171,19 +174,20 @@ export class KernelUdpCounters {
     };
   }
 
-  /** Every counter of the table, from one `nft` call shared by the callers of the same second (empty when it cannot be read). */
-  private readAll(): Promise<Map<string, { packets: number; bytes: number }>> {
+  /** Every counter of the table and when it was read, from one `nft` call shared by the callers of the same second (empty when it cannot be read). */
+  private readAll(): Promise<{ at: number; counts: Map<string, { packets: number; bytes: number }> }> {
     const now = Date.now();
     if (this.reading && now - this.reading.at < READ_REUSE_MS) return this.reading.counts;
     const counts = (async () => {
       const map = new Map<string, { packets: number; bytes: number }>();
       const nft = await this.prepare();
-      if (!nft || !this.tableExists) return map;
+      if (!nft || !this.tableExists) return { at: Date.now(), counts: map };
       this.session ??= new NftSession(nft);
       const json = JSON.parse(await this.session.request(`list counters table inet ${this.table}`)) as { nftables?: Array<{ counter?: { name: string; packets: number; bytes: number } }> };
+      const at = Date.now();
       for (const entry of json.nftables ?? []) if (entry.counter) map.set(entry.counter.name, { packets: entry.counter.packets, bytes: entry.counter.bytes });
-      return map;
-    })().catch(() => new Map<string, { packets: number; bytes: number }>());
+      return { at, counts: map };
+    })().catch(() => ({ at: Date.now(), counts: new Map<string, { packets: number; bytes: number }>() }));
     this.reading = { at: now, counts };
     return counts;
   }

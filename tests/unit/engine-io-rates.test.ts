@@ -123,7 +123,7 @@ describe('JobIoMeter', () => {
   /** Kernel counters that count what the test says each flow has carried. */
   function fakeCounters(counts: Map<string, number>): KernelUdpCounters {
     return {
-      watch: async (flow: UdpFlow) => ({ read: async () => ({ packets: 0, bytes: counts.get(flowName(flow)) ?? 0 }), release: async () => undefined }),
+      watch: async (flow: UdpFlow) => ({ read: async () => ({ packets: 0, bytes: counts.get(flowName(flow)) ?? 0, at: Date.now() }), release: async () => undefined }),
     } as unknown as KernelUdpCounters;
   }
 

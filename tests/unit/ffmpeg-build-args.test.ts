@@ -8,15 +8,17 @@ import { getToken, parseOptionList, parseTee, teeSlaves, testEncoding, testJob }
 describe('buildFfmpegArgs', () => {
   it('starts with the fixed prefix: no banner, no stdin, no stats, level-tagged log, progress on fd 3', () => {
     const { args } = buildFfmpegArgs(testJob());
-    expect(args.slice(0, 10)).toEqual(['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'repeat+level+info', '-progress', 'pipe:3', '-stats_period', '1', '-thread_queue_size']);
+    expect(args.slice(0, 10)).toEqual(['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'repeat+level+info', '-progress', 'pipe:3', '-stats_period', '2', '-thread_queue_size']);
     expect(buildFfmpegArgs(testJob(), { ffmpegLogLevel: 'debug' }).args[4]).toBe('repeat+level+debug');
     expect(() => buildFfmpegArgs(testJob(), { ffmpegLogLevel: 'loud' })).toThrow(/Unknown ffmpeg log level/);
   });
 
-  it('asks for a progress block once a second, and four within a failover switch timeout under 4 s', () => {
-    expect(progressPeriodSeconds(testJob())).toBe(1);
+  it('asks for a progress block every 2 s of a live job, every second of a VOD, and four within a failover switch timeout under 8 s', () => {
+    expect(progressPeriodSeconds(testJob())).toBe(2);
+    expect(progressPeriodSeconds(testJob({ videoType: 'VOD' }))).toBe(1);
     const failover = (switchTimeoutSeconds: number) => testJob({ failover: { input: { type: 'uri', uri: 'udp://127.0.0.1:5002' }, switchTimeoutSeconds } });
-    expect(progressPeriodSeconds(failover(30))).toBe(1);
+    expect(progressPeriodSeconds(failover(30))).toBe(2);
+    expect(progressPeriodSeconds(failover(8))).toBe(2);
     expect(progressPeriodSeconds(failover(4))).toBe(1);
     expect(progressPeriodSeconds(failover(2))).toBe(0.5);
     expect(progressPeriodSeconds(failover(1))).toBe(0.25);
