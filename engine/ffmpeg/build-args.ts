@@ -174,6 +174,13 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
     if (plan.encodesAudio) globalHeader.push('-flags:a', '+global_header');
   }
 
+  // A relay whose every output is an MPEG-TS stream forwards from the first packet after probing,
+  // as a TS relay does (a receiver joining mid-GOP waits for the keyframe itself, as it does when
+  // it joins a multicast group): ffmpeg's copy would otherwise hold the output until a keyframe.
+  // Segmented and FLV/MP4 outputs still begin at one: their first segment or tag must be decodable.
+  const forwardsAtOnce = plan.copiesVideo && !plan.encodesVideo && outputs.every((o) => TS_OUTPUT_TYPES.has(o.type));
+  const streamArgs = forwardsAtOnce ? [...plan.streamArgs, '-copyinkf'] : plan.streamArgs;
+
   const args = [
     ...prefix,
     ...plan.preInputArgs,
@@ -182,9 +189,9 @@ export function buildFfmpegArgs(job: JobSpec, options: BuildOptions = {}): Ffmpe
     ...(plan.filterComplex ? ['-filter_complex', plan.filterComplex] : []),
   ];
   if (teed.length) {
-    args.push(...plan.maps, ...plan.subtitleMaps, ...plan.streamArgs, ...plan.subtitleArgs, ...globalHeader, '-f', 'tee', formatTee(teed.map((b) => b.slave)));
+    args.push(...plan.maps, ...plan.subtitleMaps, ...streamArgs, ...plan.subtitleArgs, ...globalHeader, '-f', 'tee', formatTee(teed.map((b) => b.slave)));
   }
-  if (alone) args.push(...plan.maps, ...plan.subtitleMaps, ...plan.streamArgs, ...plan.subtitleArgs, ...directOutputArgs(built[0]));
+  if (alone) args.push(...plan.maps, ...plan.subtitleMaps, ...streamArgs, ...plan.subtitleArgs, ...directOutputArgs(built[0]));
   for (const output of direct) {
     const copies = { video: plan.copiesVideo, audio: plan.copiesAudio };
     args.push(...plan.maps, ...plan.streamArgs, ...copiedStreamArgs(output, job, copies), ...directOutputArgs(output));

@@ -37,6 +37,20 @@ describe('buildFfmpegArgs', () => {
     expect(args).not.toContain('-filter_complex');
   });
 
+  it('a relay to MPEG-TS streams forwards from the first packet; one with a segmented, RTMP or encoded output begins at a keyframe', () => {
+    expect(buildFfmpegArgs(testJob()).args).toContain('-copyinkf');
+    const streams: OutputSpec[] = [
+      { index: 0, type: 'udp', host: '127.0.0.1', port: 6000 },
+      { index: 1, type: 'srt', mode: 'caller', host: '127.0.0.1', port: 9000 },
+      { index: 2, type: 'mpegts' },
+    ];
+    expect(buildFfmpegArgs(testJob({ outputs: streams })).args).toContain('-copyinkf');
+    const withHls: OutputSpec[] = [...streams, { index: 3, type: 'hls', dir: '/tmp/x', segmentDurationSeconds: 2, containerType: 'TS' } as OutputSpec];
+    expect(buildFfmpegArgs(testJob({ outputs: withHls })).args).not.toContain('-copyinkf');
+    expect(buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'rtmp', url: 'rtmp://127.0.0.1/live/a' }] })).args).not.toContain('-copyinkf');
+    expect(buildFfmpegArgs(testJob({ outputs: streams, encoding: testEncoding() })).args).not.toContain('-copyinkf');
+  });
+
   it('is an argv array: every entry its own string, nothing for a shell, user text never split or joined', () => {
     const outputs: OutputSpec[] = [
       { index: 0, type: 'rtmp', url: 'rtmp://live.example.com/app/key;rm${IFS}-rf', username: 'u', password: "$(id)`x`'q'\"d\"|&;" },
@@ -98,7 +112,7 @@ describe('buildFfmpegArgs', () => {
     const udp: OutputSpec = { index: 3, type: 'udp', host: '239.2.2.2', port: 5000 };
     const single = buildFfmpegArgs(testJob({ outputs: [udp] }));
     expect(single.args).not.toContain('tee');
-    expect(single.args.slice(-5)).toEqual(['-c', 'copy', '-f', 'mpegts', 'udp://239.2.2.2:5000?pkt_size=1316']);
+    expect(single.args.slice(-6)).toEqual(['-c', 'copy', '-copyinkf', '-f', 'mpegts', 'udp://239.2.2.2:5000?pkt_size=1316']);
     expect(single.outputs).toEqual([{ index: 3, via: 'direct', format: 'mpegts', url: 'udp://239.2.2.2:5000?pkt_size=1316' }]);
     expect(single.progressOutput).toBe(3);
     const rtmp = buildFfmpegArgs(testJob({ outputs: [{ index: 0, type: 'rtmp', url: 'rtmp://a.example.com/app/k' }], encoding: testEncoding() }));

@@ -1,10 +1,10 @@
 import { spawnFfmpeg } from './processes.ts';
 import type { OutputWatch } from './udp.ts';
 
-export type BareStart = { ok: true; ms: number } | { ok: false; failure: string };
+export type BareStart = { ok: true; ms: number; /** spawn → first datagram with a keyframe (undefined: none came) */ keyframeMs: number | undefined } | { ok: false; failure: string };
 
 /**
- * Bare ffmpeg's own start: spawn → first datagram on the watched output port. Without a supervisor
+ * Bare ffmpeg's own start: spawn → first datagram (and first keyframe) on the watched output port. Without a supervisor
  * nothing starts it again, so a process that ends before any output is a failed start, with
  * ffmpeg's reason (e.g. "dimensions not set" when probing saw no keyframe).
  */
@@ -16,7 +16,8 @@ export async function timeBareStart(args: string[], watch: OutputWatch, timeoutM
     arrival.catch(() => {}); // settled below either way
     const outcome = await Promise.race([arrival.then((a) => a.at), child.exit.then(() => 'ended' as const)]);
     if (outcome === 'ended') return { ok: false, failure: child.failure() };
-    return { ok: true, ms: outcome - t0 };
+    const keyframe = await watch.next({ since: t0, keyframe: true, timeoutMs, what: 'the first keyframe of bare ffmpeg' }).catch(() => undefined);
+    return { ok: true, ms: outcome - t0, keyframeMs: keyframe && keyframe.at - t0 };
   } finally {
     await child.kill();
   }

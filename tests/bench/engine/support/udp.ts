@@ -69,6 +69,27 @@ export interface Arrival {
   /** performance.now() when the datagram was handed to us. */
   at: number;
   sourcePort: number;
+  /** It carries the start of a keyframe: a TS packet with the random access indicator set. */
+  keyframe: boolean;
+}
+
+/**
+ * Whether MPEG-TS packets carry the start of a video keyframe: a packet that starts a video PES
+ * (stream id 0xE0–0xEF) with the random access indicator set (ffmpeg's muxer sets it on every
+ * audio packet too, hence the stream id).
+ */
+export function hasRandomAccess(datagram: Buffer): boolean {
+  for (let i = 0; i + 188 <= datagram.length; i += 188) {
+    if (datagram[i] !== 0x47) return false;
+    const payloadStart = datagram[i + 1] & 0x40;
+    const adaptation = (datagram[i + 3] >> 4) & 0x3;
+    if (!payloadStart || !(adaptation & 0x2)) continue;
+    const length = datagram[i + 4];
+    if (length === 0 || !(datagram[i + 5] & 0x40)) continue;
+    const p = i + 5 + length;
+    if (p + 4 <= i + 188 && datagram[p] === 0 && datagram[p + 1] === 0 && datagram[p + 2] === 1 && (datagram[p + 3] & 0xf0) === 0xe0) return true;
+  }
+  return false;
 }
 
 /**
@@ -86,8 +107,8 @@ export class OutputWatch {
 
   private constructor(readonly port: number) {
     this.socket = dgram.createSocket('udp4');
-    this.socket.on('message', (_msg, rinfo) => {
-      const arrival = { at: performance.now(), sourcePort: rinfo.port };
+    this.socket.on('message', (msg, rinfo) => {
+      const arrival = { at: performance.now(), sourcePort: rinfo.port, keyframe: hasRandomAccess(msg) };
       this.datagrams++;
       if (!this.last || this.last.sourcePort !== rinfo.port) this.senders.push(arrival);
       this.last = arrival;
@@ -110,9 +131,9 @@ export class OutputWatch {
     return watch;
   }
 
-  /** The first datagram that arrives after `since` (performance.now()), optionally from another socket than `notFrom`. */
-  next(options: { since: number; notFrom?: number; timeoutMs: number; what: string }): Promise<Arrival> {
-    const test = (a: Arrival) => a.at >= options.since && (options.notFrom === undefined || a.sourcePort !== options.notFrom);
+  /** The first datagram (or the first with a keyframe) that arrives after `since` (performance.now()), optionally from another socket than `notFrom`. */
+  next(options: { since: number; notFrom?: number; keyframe?: boolean; timeoutMs: number; what: string }): Promise<Arrival> {
+    const test = (a: Arrival) => a.at >= options.since && (options.notFrom === undefined || a.sourcePort !== options.notFrom) && (!options.keyframe || a.keyframe);
     if (this.last && test(this.last)) return Promise.resolve(this.last);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
