@@ -192,11 +192,13 @@ describe('ABR', () => {
     { width: 640, height: 360, videoBitrateKbps: 800, audioBitrateKbps: 64 },
   ];
 
-  it('decodes once, splits once, scales per profile, one encoder per profile, audio per profile', () => {
+  it('decodes once, scales each profile from the closest larger one, one encoder per profile, audio per profile', () => {
     const args = argsFor({ profiles, video: { codec: 'libx264', bitrateKbps: 1, deinterlace: { method: 'BWDIF_FFMPEG' } } }, { outputs: [hlsOutput] });
     expect(graphOf(args)).toBe(
-      '[0:v:0]bwdif=mode=send_frame:parity=auto:deint=all[shared];[shared]split=3[s0][s1][s2];' +
-        '[s0]scale=1920:1080,format=yuv420p[v0];[s1]scale=1280:720,format=yuv420p[v1];[s2]scale=640:360,format=yuv420p[v2]',
+      '[0:v:0]bwdif=mode=send_frame:parity=auto:deint=all[shared];' +
+        '[shared]scale=1920:1080[c0];[c0]split=2[o0][s1];[o0]format=yuv420p[v0];' +
+        '[s1]scale=1280:720[c1];[c1]split=2[o1][s2];[o1]format=yuv420p[v1];' +
+        '[s2]scale=640:360[c2];[c2]format=yuv420p[v2]',
     );
     expect(valuesOf(args, '-map')).toEqual(['[v0]', '[v1]', '[v2]', '0:a:0?', '0:a:0?', '0:a:0?']);
     expect(args).toEqual(expect.arrayContaining(['-b:v:0', '6000k', '-b:v:1', '3000k', '-b:v:2', '800k', '-b:a:0', '192k', '-b:a:1', '128k', '-b:a:2', '64k']));
@@ -238,7 +240,22 @@ describe('ABR', () => {
   it('scales from the largest profile when watermarked, so the watermark is placed in its pixels', () => {
     const graph = graphOf(argsFor({ profiles, watermark: { file: '/srv/logo.png', alpha: 0, width: 100, height: 50, x: 10, y: 10 } }));
     expect(graph).toContain('[0:v:0]scale=1920:1080[canvas];[1:v:0]scale=100:50');
-    expect(graph).toContain('[canvas][wm]overlay=x=10:y=10:format=auto[marked];[marked]split=3');
+    expect(graph).toContain('[canvas][wm]overlay=x=10:y=10:format=auto[marked];[marked]scale=1920:1080[c0];[c0]split=2[o0][s1]');
+  });
+
+  it('scales a profile from the source when no larger one is at least as wide and as high (a portrait beside a landscape)', () => {
+    const mixed = [
+      { width: 640, height: 360, videoBitrateKbps: 800, audioBitrateKbps: 64 },
+      { width: 1280, height: 720, videoBitrateKbps: 3000, audioBitrateKbps: 128 },
+      { width: 720, height: 1280, videoBitrateKbps: 3000, audioBitrateKbps: 128 },
+    ];
+    // 1280x720 and 720x1280 each come from the source; 640x360 from the smallest that holds it (the later of the two).
+    expect(graphOf(argsFor({ profiles: mixed }))).toBe(
+      '[0:v:0]split=2[s1][s2];' +
+        '[s1]scale=1280:720[c1];[c1]format=yuv420p[v1];' +
+        '[s2]scale=720:1280[c2];[c2]split=2[o2][s0];[o2]format=yuv420p[v2];' +
+        '[s0]scale=640:360[c0];[c0]format=yuv420p[v0]',
+    );
   });
 
   it('refuses impossible ABR specs', () => {

@@ -31,9 +31,12 @@ export function mainProfileIndex(profiles: AbrProfileSpec[]): number {
 }
 
 /**
- * One decode, split once, scaled per profile: `[src]` → `[v0]..[vN-1]`. With a watermark the
- * picture is first brought to the largest profile's size and marked there (so the watermark's
- * size and position are in that profile's pixels), then split and scaled down for the others.
+ * One decode, every profile scaled from the closest larger one (a cascade: 1080p → 720p → 360p),
+ * not each from the source: a smaller rendition costs the scaler its parent's pixels, not the
+ * source's. A profile no larger (in both width and height) than any other scales from the source.
+ * `[src]` → `[v0]..[vN-1]`, labels in the profiles' own order. With a watermark the picture is first
+ * brought to the largest profile's size and marked there (so the watermark's size and position
+ * are in that profile's pixels), and the cascade starts from it.
  */
 export function abrVideoGraph(
   video: VideoEncodeSpec,
@@ -55,13 +58,57 @@ export function abrVideoGraph(
     splitFrom = 'shared';
   }
   const labels = profiles.map((_, i) => `v${i}`);
-  parts.push(`[${splitFrom}]split=${profiles.length}${profiles.map((_, i) => `[s${i}]`).join('')}`);
+  const parents = cascadeParents(profiles);
+  const children = (parent: number | undefined) => profiles.map((_, i) => i).filter((i) => parents[i] === parent);
+  // Each scaled picture feeds its own rendition and its children; the source feeds the roots.
+  const inputs = new Map<number, string>();
+  const roots = children(undefined);
+  if (roots.length === 1) inputs.set(roots[0], splitFrom);
+  else {
+    parts.push(`[${splitFrom}]split=${roots.length}${roots.map((i) => `[s${i}]`).join('')}`);
+    for (const i of roots) inputs.set(i, `s${i}`);
+  }
   const pixelFormat = pixelFormatFilter(video.codec, video.params);
-  profiles.forEach((profile, i) => {
-    const filters = [...renditionFilters(video, profile.width, profile.height), ...(pixelFormat ? [pixelFormat] : [])];
-    parts.push(`[s${i}]${filters.join(',')}[${labels[i]}]`);
-  });
+  for (const i of cascadeOrder(profiles)) {
+    const profile = profiles[i];
+    const scale = scaleFilter(profile.width, profile.height);
+    const own = [...renditionFilters(video, profile.width, profile.height).filter((f) => f !== scale), ...(pixelFormat ? [pixelFormat] : [])];
+    const kids = children(i);
+    let scaled = `${inputs.get(i)}`;
+    if (scale) {
+      parts.push(`[${scaled}]${scale}[c${i}]`);
+      scaled = `c${i}`;
+    }
+    if (kids.length) {
+      parts.push(`[${scaled}]split=${kids.length + 1}[o${i}]${kids.map((k) => `[s${k}]`).join('')}`);
+      for (const k of kids) inputs.set(k, `s${k}`);
+      scaled = `o${i}`;
+    }
+    parts.push(`[${scaled}]${own.length ? own.join(',') : 'null'}[${labels[i]}]`);
+  }
   return { graph: parts.join(';'), labels };
+}
+
+/** Profile indices, largest picture first (stable). */
+function cascadeOrder(profiles: AbrProfileSpec[]): number[] {
+  return profiles.map((_, i) => i).sort((a, b) => profiles[b].width * profiles[b].height - profiles[a].width * profiles[a].height || a - b);
+}
+
+/** The profile each one is scaled from: the smallest earlier one at least as wide and as high, else none (the source). */
+function cascadeParents(profiles: AbrProfileSpec[]): Array<number | undefined> {
+  const parents: Array<number | undefined> = profiles.map(() => undefined);
+  const done: number[] = [];
+  for (const i of cascadeOrder(profiles)) {
+    for (let d = done.length - 1; d >= 0; d--) {
+      const j = done[d];
+      if (profiles[j].width >= profiles[i].width && profiles[j].height >= profiles[i].height) {
+        parents[i] = j;
+        break;
+      }
+    }
+    done.push(i);
+  }
+  return parents;
 }
 
 /** The single-rendition graph: `[src]` → deinterlace, fps, scale, aspect, watermark, pixel format → `[v0]`. */
