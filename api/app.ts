@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import cookieParser from 'cookie-parser';
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import { operations } from '../openapi/paths/index.ts';
@@ -65,10 +64,12 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const openApiDocument = () => (document ??= buildOpenApiDocument());
 
   app.use(requestContext);
-  app.use(docsRouter());
+  // Mounted at its path, so the other requests do not walk through its routes.
+  app.use('/api/docs', docsRouter());
   const api = express.Router();
-  api.use(express.json({ limit: '2mb' }));
-  api.use(cookieParser());
+  const json = express.json({ limit: '2mb' });
+  // Only a request with a body has one to parse (most are GETs).
+  api.use((req, res, next) => (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined ? json(req, res, next) : next()));
   api.use(refuseCrossSiteWrites);
   api.use(authenticate(services.auth));
   mountOperations(api, operations, [...systemRoutes(services, openApiDocument), ...authRoutes(services), ...userRoutes(services), ...streamRoutes(services), ...jobInsightRoutes(services), ...jobRoutes(services), ...presetRoutes(services), ...watermarkRoutes(services), ...toolRoutes(services), ...timerRoutes(services), ...dashboardRoutes(services), ...diagnosticsRoutes(services), ...statisticsRoutes(services), ...alarmRoutes(services), ...settingsRoutes(services)]);

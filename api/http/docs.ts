@@ -17,8 +17,8 @@ const INIT = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
 export function docsRouter(): Router {
   const router = express.Router();
   const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-  router.get('/api/docs', (_req, res) => res.type('html').send(PAGE));
-  router.get('/api/docs/init.js', (_req, res) => res.type('js').send(INIT));
-  router.use('/api/docs/assets', express.static(assets, { maxAge: '1d', index: false }));
+  router.get('/', (_req, res) => res.type('html').send(PAGE));
+  router.get('/init.js', (_req, res) => res.type('js').send(INIT));
+  router.use('/assets', express.static(assets, { maxAge: '1d', index: false }));
   return router;
 }

@@ -34,6 +34,16 @@ function issuesOf(error: z.ZodError, where: string): FieldIssue[] {
   return error.issues.map((issue) => ({ path: [where, ...issue.path.map(String)].join('.'), message: issue.message, code: issue.code }));
 }
 
+/** Whether any string in the value holds U+0000 (no paths built: most requests have none). */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value && typeof value === 'object') {
+    for (const key in value) if (hasNul((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** Postgres text cannot hold U+0000: a string carrying it is refused here, not by a 500 from the database. */
 function nulIssues(value: unknown, path: string, issues: FieldIssue[]): void {
   if (typeof value === 'string') {
@@ -48,7 +58,7 @@ function nulIssues(value: unknown, path: string, issues: FieldIssue[]): void {
 function parse<T extends z.ZodType | undefined>(schema: T, value: unknown, where: string, issues: FieldIssue[]): unknown {
   if (!schema) return undefined;
   const nul: FieldIssue[] = [];
-  nulIssues(value, where, nul);
+  if (hasNul(value)) nulIssues(value, where, nul);
   if (nul.length) {
     issues.push(...nul);
     return undefined;

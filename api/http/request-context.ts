@@ -7,6 +7,11 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
   const id = given && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
   res.locals.requestId = id;
   res.setHeader('X-Request-Id', id);
-  res.locals.client = { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', userAgent: (req.get('user-agent') ?? '').slice(0, 1000) };
+  // Read when an operation asks for it (sign-in, sessions): resolving the client address behind a proxy is work most requests never need.
+  let client: { ip: string; userAgent: string } | undefined;
+  Object.defineProperty(res.locals, 'client', {
+    enumerable: true,
+    get: () => (client ??= { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', userAgent: (req.get('user-agent') ?? '').slice(0, 1000) }),
+  });
   next();
 }

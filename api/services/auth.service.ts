@@ -46,6 +46,8 @@ const CREDENTIAL_TOPICS = new Set(['users', 'tokens']);
 export class AuthService {
   private readonly sessionCache = new CredentialCache<{ principal: Principal; expiresAt: Date }>();
   private readonly tokenCache = new CredentialCache<Principal>();
+  /** Recently presented credentials and their hashes (hashOfCredential). */
+  private readonly credentialHashes = new Map<string, string>();
 
   constructor(
     private readonly users: UsersRepository,
@@ -121,7 +123,7 @@ export class AuthService {
    * always reads Postgres; a request reuses what its session resolved to a moment ago.
    */
   async principalForSession(sessionId: string, { touch = true }: { touch?: boolean } = {}): Promise<{ principal: Principal; expiresAt: Date } | undefined> {
-    const idHash = sha256(sessionId);
+    const idHash = this.hashOfCredential(sessionId);
     const cached = touch ? this.sessionCache.get(idHash) : undefined;
     if (cached && cached.expiresAt.getTime() > Date.now()) return cached;
     const found = await this.sessions.findActive(idHash, this.idleCutoff());
@@ -135,7 +137,7 @@ export class AuthService {
 
   /** The principal behind a personal API token (`Authorization: Bearer`). */
   async principalForToken(token: string, { touch = true }: { touch?: boolean } = {}): Promise<Principal | undefined> {
-    const tokenHash = sha256(token);
+    const tokenHash = this.hashOfCredential(token);
     const cached = touch ? this.tokenCache.get(tokenHash) : undefined;
     if (cached) return cached;
     const found = await this.tokens.findLive(tokenHash);
@@ -144,6 +146,21 @@ export class AuthService {
     const principal = principalOf(found.user, 'token');
     if (touch) this.tokenCache.put(tokenHash, principal);
     return principal;
+  }
+
+  /**
+   * A credential's hash (what Postgres and the credential caches know it by), remembered for the
+   * credentials seen lately: every request presents one, and hashing it each time was a noticeable
+   * part of a cached list request.
+   */
+  private hashOfCredential(secret: string): string {
+    let hash = this.credentialHashes.get(secret);
+    if (hash === undefined) {
+      if (this.credentialHashes.size >= 10_000) this.credentialHashes.clear();
+      hash = sha256(secret);
+      this.credentialHashes.set(secret, hash);
+    }
+    return hash;
   }
 
   async purgeExpiredSessions(): Promise<number> {

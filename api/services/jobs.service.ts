@@ -38,8 +38,10 @@ const UNCHANGING_TYPES = new Set(['stats', 'batch']);
 const CACHE_TTL_MS = 1000;
 /** Distinct lists kept at most (consoles ask for few; a flood of different ones starts over). */
 const CACHE_MAX_KEYS = 500;
-/** How long a whole page may be answered from memory: its sampled figures are that much older at most. */
+/** How long a whole page is answered from memory before it is read again: its sampled figures are that much older. */
 const PAGE_TTL_MS = 500;
+/** A page past PAGE_TTL_MS is still answered while its next reading is made, up to this age (then callers wait for it). */
+const PAGE_STALE_MS = 1_500;
 
 /**
  * What the lists compute over many jobs: the counts (the footer's Total, Active, Failed, Waiting,
@@ -49,7 +51,7 @@ const PAGE_TTL_MS = 500;
  * Whole pages are kept only PAGE_TTL_MS: their rows show the sampled figures.
  */
 class ListCache {
-  private readonly entries = new Map<string, { at: number; ttlMs: number; value: Promise<unknown> }>();
+  private readonly entries = new Map<string, { at: number; ttlMs: number; value: Promise<unknown>; settled?: boolean; refreshing?: boolean }>();
 
   constructor(events: EventBus) {
     events.subscribe((event) => {
@@ -72,6 +74,37 @@ class ListCache {
 
   get<T>(key: string, load: () => Promise<T>, ttlMs = CACHE_TTL_MS): Promise<T> {
     return this.peek<T>(key) ?? this.put(key, load(), ttlMs);
+  }
+
+  /**
+   * Like `get`, but an entry past its time and younger than `staleMs` is answered as it is while
+   * one reading replaces it in the background: under load, no caller waits for the reading that
+   * comes every `ttlMs` (which put every such wait in the slowest percentile). An entry dropped by
+   * a change (clear) is never answered stale: the next caller waits for the new reading.
+   */
+  getRefreshing<T>(key: string, load: () => Promise<T>, ttlMs: number, staleMs: number): Promise<T> {
+    const entry = this.entries.get(key);
+    const age = entry ? Date.now() - entry.at : Number.POSITIVE_INFINITY;
+    if (entry && age < ttlMs) return entry.value as Promise<T>;
+    if (!entry || !entry.settled || age >= staleMs) {
+      const value = this.put(key, load(), ttlMs);
+      const fresh = this.entries.get(key);
+      void value.then(() => fresh && (fresh.settled = true), () => undefined);
+      return value;
+    }
+    if (!entry.refreshing) {
+      entry.refreshing = true;
+      load().then(
+        (loaded) => {
+          if (this.entries.get(key) !== entry) return; // dropped by a change meanwhile: its reading may be older than the change
+          this.entries.set(key, { at: Date.now(), ttlMs, value: Promise.resolve(loaded), settled: true });
+        },
+        () => {
+          entry.refreshing = false;
+        },
+      );
+    }
+    return entry.value as Promise<T>;
   }
 
   clear(): void {
@@ -98,11 +131,12 @@ export class JobsService {
 
   /**
    * A page of a list. The same page asked again within PAGE_TTL_MS is answered from memory (a
-   * console polling, many operators on one screen, a script): a change of any job of the kind
-   * still shows at once, and only the sampled figures (CPU, RSS, bitrates) may be that much older.
+   * console polling, many operators on one screen, a script), and up to PAGE_STALE_MS while its
+   * next reading is made: a change of any job of the kind still shows at once, and only the
+   * sampled figures (CPU, RSS, bitrates) may be that much older.
    */
   async list(viewer: Principal, kind: JobKindName, query: JobListQueryValue, templates = false) {
-    const page = await this.cache.get(`${kind}:${templates}:response:${JSON.stringify(query)}`, () => this.readList(kind, query, templates), PAGE_TTL_MS);
+    const page = await this.cache.getRefreshing(`${kind}:${templates}:response:${JSON.stringify(query)}`, () => this.readList(kind, query, templates), PAGE_TTL_MS, PAGE_STALE_MS);
     if (seesAlarmSwitch(viewer)) return page;
     // The same page without the alarm switch, made once per page (and so serialized once too).
     let hidden = this.withoutAlarms.get(page);

@@ -43,6 +43,22 @@ describe('error answers', () => {
     expect(body.message).toBe('The request body is not valid JSON.');
   });
 
+  it('the API reference is served at /api/docs with its script and assets', async () => {
+    const page = await app.request('/api/docs');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/swagger-ui/i);
+    expect((await app.request('/api/docs/init.js')).status).toBe(200);
+    expect((await app.request('/api/docs/assets/swagger-ui.css')).status).toBe(200);
+  });
+
+  it('finds the session cookie among other cookies, quoted or not', async () => {
+    const [name, value] = adminCookie.split(';')[0].split('=');
+    for (const cookie of [`theme=dark; ${name}=${value}; other=1`, `${name}="${value}"`]) {
+      expect((await app.request('/api/users', { headers: { cookie } })).status, cookie).toBe(200);
+    }
+    expect((await app.request('/api/users', { headers: { cookie: `x${name}=${value}` } })).status).toBe(401);
+  });
+
   it('401 UNAUTHORIZED without a session', async () => {
     const body = await expectError(await app.request('/api/users'), 401, 'UNAUTHORIZED');
     expect(body.message).toBe('Sign in to continue.');
