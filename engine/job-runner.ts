@@ -334,7 +334,7 @@ export class JobRunner {
 
   private write(line: LogLine): void {
     if (rank(line.level) < rank(this.spec.logLevel)) return;
-    this.log.write(line);
+    if (this.spec.logTarget !== 'NONE') this.log.write(line);
     this.deps.onEvent({ type: 'log', jobId: this.spec.id, line });
   }
 

@@ -184,6 +184,8 @@ export interface JobSpec {
   /** No progress for this long is a hang. */
   staleTimeoutSeconds: number;
   logLevel: LogLevel;
+  /** FILE (the default): the job's log file on its node; NONE: no log is kept. */
+  logTarget?: 'FILE' | 'NONE';
   logMaxSizeInMegaBytes: number;
 }
 

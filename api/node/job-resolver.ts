@@ -234,6 +234,7 @@ export function resolveJobSpec(row: JobRow, config: JobInputValue, refs: JobRefe
     restartAttempts: config.restartAttempts,
     staleTimeoutSeconds: 15,
     logLevel: config.logLevel,
+    logTarget: config.logTarget,
     logMaxSizeInMegaBytes: config.logMaxSizeInMegaBytes,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,14 @@ describe('JobRunner with ffmpeg', () => {
     console.log(`kill -9 → running again (ms): ${times.join(', ')}; max ${Math.max(...times)}`);
     expect(times.filter((t) => t < 2_000)).toHaveLength(20);
     expect(runner.status()).toMatchObject({ state: 'running', desired: 'running', restarts: 20 });
+  });
+
+  it('keeps no log file when the log target is NONE', async () => {
+    const { runner, events, logFile } = run(lavfiJob('no-log', { logTarget: 'NONE', logLevel: 'DEBUG' }));
+    runner.start();
+    await events.waitFor(isState('running'), { timeoutMs: 15_000 });
+    await runner.stop();
+    expect(existsSync(logFile)).toBe(false);
   });
 
   it('reports state, CPU, RSS, bitrates (null where not measured), uptime and node while running', async () => {
