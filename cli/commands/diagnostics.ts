@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { createElement, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { unwrap, type Schemas } from '../../openapi/client/index.ts';
 import { contextOf } from '../context.ts';
-import { printJson, terminalWidth } from '../output.ts';
+import { printJson, printTable, terminalWidth } from '../output.ts';
 import type { Column } from '../ui/table.tsx';
 
 /** Render an Ink element once as text at the terminal's width (no live session). */
@@ -34,7 +34,6 @@ export function registerDiagnosticsCommand(program: Command): void {
       const [report, internet] = await Promise.all([unwrap(client.GET('/api/diagnostics')), unwrap(client.GET('/api/diagnostics/internet'))]);
       const rows = report.rows.map((row) => (row.key === 'online' ? { ...row, value: internet.online, ok: internet.online === 'on' } : row));
       if (options.json) return printJson({ rows, internet, checkedAt: report.checkedAt });
-      const { Table } = await import('../ui/table.tsx');
-      await printElement(createElement(Table<Row>, { columns, rows, maxWidth: terminalWidth() }));
+      await printTable(columns, rows, 'No entries');
     });
 }

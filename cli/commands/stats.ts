@@ -1,11 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { createElement } from 'react';
 import { ApiError, unwrap, type Schemas } from '../../openapi/client/index.ts';
 import { contextOf } from '../context.ts';
-import { CliError, printJson, printLine, terminalWidth } from '../output.ts';
+import { CliError, printJson, printLine, printTable } from '../output.ts';
 import type { Column } from '../ui/table.tsx';
-import { printElement } from './diagnostics.ts';
 
 type Table = 'events' | 'uptimes' | 'downtimes';
 type Kind = 'relay' | 'encoding';
@@ -57,7 +55,6 @@ export function registerStatsCommands(program: Command): void {
       const { client } = contextOf(command);
       const summary = await unwrap(client.GET('/api/statistics'));
       if (options.json) return printJson(summary);
-      const { Table } = await import('../ui/table.tsx');
       const columns: Column<Schemas['StatisticsJob']>[] = [
         { header: 'ID', value: (j) => String(j.id), align: 'right' },
         { header: 'TYPE', value: (j) => j.type },
@@ -66,7 +63,7 @@ export function registerStatsCommands(program: Command): void {
         { header: 'UP 24H', value: (j) => `${j.upPercent}%`, align: 'right' },
         { header: 'LAST 24 HOURS', value: (j) => j.data.map((h) => (h.downPercent > 0 ? '▁' : h.upPercent >= 99 ? '█' : h.upPercent > 0 ? '▄' : ' ')).join('') },
       ];
-      await printElement(createElement(Table<Schemas['StatisticsJob']>, { columns, rows: summary.items, empty: 'No jobs with statistics', maxWidth: terminalWidth() }));
+      await printTable(columns, summary.items, 'No jobs with statistics');
     });
   for (const table of ['events', 'uptimes', 'downtimes'] as const) {
     stats
@@ -101,13 +98,12 @@ async function run(client: ReturnType<typeof contextOf>['client'], kind: Kind, i
     printLine(`saved ${data.split('\n').filter(Boolean).length - 1} ${table} to ${options.download}`);
     return;
   }
-  const { Table: TableView } = await import('../ui/table.tsx');
   const list = await unwrap(client.GET(base as '/api/relays/{id}/uptimes', { params: { path: { id }, query } }));
   if (options.json) return printJson(list);
   if (table === 'events') {
     const rows = list.items as unknown as Schemas['JobHistoryEvent'][];
-    return printElement(createElement(TableView<Schemas['JobHistoryEvent']>, { columns: eventColumns, rows, empty: 'No events', maxWidth: terminalWidth() }));
+    return printTable(eventColumns, rows, 'No events');
   }
   const rows = list.items as Schemas['JobDowntime'][];
-  return printElement(createElement(TableView<Schemas['JobDowntime'] | Schemas['JobUptime']>, { columns: table === 'uptimes' ? uptimeColumns : downtimeColumns, rows, empty: `No ${table}`, maxWidth: terminalWidth() }));
+  return printTable<Schemas['JobDowntime'] | Schemas['JobUptime']>(table === 'uptimes' ? uptimeColumns : downtimeColumns, rows, `No ${table}`);
 }
