@@ -1,10 +1,9 @@
 import { useCallback } from 'react';
 import { MtrRequest } from '../../../../openapi/schemas/tools.ts';
-import { Field } from '../../components/form/Field.tsx';
-import { Card, PageHeader } from '../../components/Page.tsx';
 import { eventsOf, useToolRun, type ToolBodies } from '../../data/tools/stream.ts';
 import { usePageTitle } from '../../shell/breadcrumbs.tsx';
-import { NodeNote, RequestError, StoppedNote, Waiting } from './ToolParts.tsx';
+import { HostToolPage } from './HostToolPage.tsx';
+import { StoppedNote, Waiting } from './ToolParts.tsx';
 import { numberOrText, useToolForm } from './toolForm.ts';
 
 interface MtrValues extends Record<string, unknown> {
@@ -26,84 +25,63 @@ export default function MtrPage() {
   const end = eventsOf(run.events, 'end')[0];
 
   return (
-    <div className="page">
-      <PageHeader title="MTR" />
-      <form className="form tool-form" noValidate aria-label="MTR" onSubmit={form.submit((payload) => void run.start(payload as ToolBodies['mtr']))}>
-        <Card>
-          <fieldset className="form-fieldset tool-fields" disabled={run.running}>
-            <Field label="Host" required error={form.errorOf('host', run.error)}>
-              <input name="host" value={form.values.host} placeholder="Host name or IP address" autoComplete="off" spellCheck={false} onChange={(e) => form.set('host', e.target.value)} onBlur={() => form.touch('host')} />
-            </Field>
-            <Field label="Count" required error={form.errorOf('count', run.error)}>
-              <input name="count" type="number" min={1} max={1000} step={1} value={form.values.count} onChange={(e) => form.set('count', e.target.value)} onBlur={() => form.touch('count')} />
-            </Field>
-            <label className="check-label tool-check">
-              <input type="checkbox" name="noDns" checked={form.values.noDns} onChange={(e) => form.set('noDns', e.target.checked)} />
-              No DNS
-            </label>
-          </fieldset>
-          <div className="tool-actions">
-            {/* Distinct keys: one DOM button turned from Stop into submit would submit the form at the end of the click that stopped the run. */}
-            {run.running ? (
-              <button key="stop" type="button" className="button button-danger" onClick={run.stop}>
-                Stop
-              </button>
-            ) : (
-              <button key="run" type="submit" className="button">
-                Start
-              </button>
-            )}
-            <NodeNote node={form.node} />
-          </div>
-        </Card>
-      </form>
-      <RequestError error={run.error} />
-      {run.status !== 'idle' && !run.error && (
-        <Card title="Results">
-          {errors.map((error, i) => (
-            <p key={i} className="tool-error" role="alert">
-              {error.error}
-            </p>
-          ))}
-          {hops && hops.length > 0 && (
-            <div className="table-wrap">
-              <table className="table tool-table" aria-label="MTR results">
-                <thead>
-                  <tr>
-                    <th scope="col" className="align-right">#</th>
-                    <th scope="col">Host</th>
-                    <th scope="col" className="align-right">Loss%</th>
-                    <th scope="col" className="align-right">Snt</th>
-                    <th scope="col" className="align-right">Last</th>
-                    <th scope="col" className="align-right">Avg</th>
-                    <th scope="col" className="align-right">Best</th>
-                    <th scope="col" className="align-right">Wrst</th>
-                    <th scope="col" className="align-right">StDev</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {hops.map((hop) => (
-                    <tr key={hop.hop}>
-                      <td className="align-right">{hop.hop}.</td>
-                      <td className="cell-mono">{hop.host ?? '???'}</td>
-                      <td className="align-right">{hop.lossPercent.toFixed(1)}%</td>
-                      <td className="align-right">{hop.sent}</td>
-                      <td className="align-right">{ms(hop.lastMs)}</td>
-                      <td className="align-right">{ms(hop.avgMs)}</td>
-                      <td className="align-right">{ms(hop.bestMs)}</td>
-                      <td className="align-right">{ms(hop.worstMs)}</td>
-                      <td className="align-right">{ms(hop.stdevMs)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {run.running && !hops && errors.length === 0 && <Waiting />}
-          {run.running && hops && <p className="tool-note">Probing ...</p>}
-          <StoppedNote stopped={run.stopped || end?.reason === 'aborted'} />
-        </Card>
+    <HostToolPage
+      title="MTR"
+      host={{ name: 'host', label: 'Host' }}
+      form={form}
+      run={run}
+      onRun={(payload) => void run.start(payload as ToolBodies['mtr'])}
+      runLabel="Start"
+      stopLabel="Stop"
+      fields={
+        <label className="check-label tool-check">
+          <input type="checkbox" name="noDns" checked={form.values.noDns} onChange={(e) => form.set('noDns', e.target.checked)} />
+          No DNS
+        </label>
+      }
+    >
+      {errors.map((error, i) => (
+        <p key={i} className="tool-error" role="alert">
+          {error.error}
+        </p>
+      ))}
+      {hops && hops.length > 0 && (
+        <div className="table-wrap">
+          <table className="table tool-table" aria-label="MTR results">
+            <thead>
+              <tr>
+                <th scope="col" className="align-right">#</th>
+                <th scope="col">Host</th>
+                <th scope="col" className="align-right">Loss%</th>
+                <th scope="col" className="align-right">Snt</th>
+                <th scope="col" className="align-right">Last</th>
+                <th scope="col" className="align-right">Avg</th>
+                <th scope="col" className="align-right">Best</th>
+                <th scope="col" className="align-right">Wrst</th>
+                <th scope="col" className="align-right">StDev</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hops.map((hop) => (
+                <tr key={hop.hop}>
+                  <td className="align-right">{hop.hop}.</td>
+                  <td className="cell-mono">{hop.host ?? '???'}</td>
+                  <td className="align-right">{hop.lossPercent.toFixed(1)}%</td>
+                  <td className="align-right">{hop.sent}</td>
+                  <td className="align-right">{ms(hop.lastMs)}</td>
+                  <td className="align-right">{ms(hop.avgMs)}</td>
+                  <td className="align-right">{ms(hop.bestMs)}</td>
+                  <td className="align-right">{ms(hop.worstMs)}</td>
+                  <td className="align-right">{ms(hop.stdevMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
-    </div>
+      {run.running && !hops && errors.length === 0 && <Waiting />}
+      {run.running && hops && <p className="tool-note">Probing ...</p>}
+      <StoppedNote stopped={run.stopped || end?.reason === 'aborted'} />
+    </HostToolPage>
   );
 }
