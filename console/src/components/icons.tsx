@@ -48,7 +48,8 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
+/** The SVG of a line icon (24-unit grid, stroke = currentColor, hidden from assistive technology); its drawing is the children. */
+export function SvgIcon({ size = 16, children, ...rest }: { size?: number } & SVGProps<SVGSVGElement>) {
   return (
     <svg
       width={size}
@@ -64,7 +65,11 @@ export function Icon({ name, size = 16, ...rest }: { name: IconName; size?: numb
       className="icon"
       {...rest}
     >
-      {PATHS[name]}
+      {children}
     </svg>
   );
+}
+
+export function Icon({ name, ...rest }: { name: IconName; size?: number } & SVGProps<SVGSVGElement>) {
+  return <SvgIcon {...rest}>{PATHS[name]}</SvgIcon>;
 }

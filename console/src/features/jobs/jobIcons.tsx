@@ -1,4 +1,5 @@
 import type { SVGProps } from 'react';
+import { SvgIcon } from '../../components/icons.tsx';
 
 /** Icons of the job screens, drawn like components/icons.tsx (24-unit grid, stroke = currentColor). */
 const PATHS = {
@@ -18,23 +19,6 @@ const PATHS = {
 
 export type JobIconName = keyof typeof PATHS;
 
-export function JobIcon({ name, size = 16, ...rest }: { name: JobIconName; size?: number } & SVGProps<SVGSVGElement>) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className="icon"
-      {...rest}
-    >
-      {PATHS[name]}
-    </svg>
-  );
+export function JobIcon({ name, ...rest }: { name: JobIconName; size?: number } & SVGProps<SVGSVGElement>) {
+  return <SvgIcon {...rest}>{PATHS[name]}</SvgIcon>;
 }
