@@ -155,8 +155,8 @@ export class JobIoMeter {
   /**
    * The links of the spec the job runs (at start and on reload), each with how it is measured.
    * `countedByFfmpeg`: the output whose bytes ffmpeg's own progress will count (FfmpegCommand's
-   * progressOutput), which then needs no kernel counter; a process that counts another one
-   * configures the links again (processStarted).
+   * progressOutput), which then needs no kernel counter; when a process counts another one, the
+   * output left uncounted gets its kernel counter then (processStarted → countAgain).
    */
   async configure(spec: JobSpec, countedByFfmpeg?: number): Promise<void> {
     const seq = ++this.configured;
