@@ -291,8 +291,8 @@ export class JobIoMeter {
       }
       case 'tcp': {
         if ((link.direction === 'input' && link.index !== this.activeInput) || this.pid === undefined) return;
-        const bytes = await method.counter.read(this.pid);
-        if (bytes !== undefined) link.rate.add(now, bytes);
+        const count = await method.counter.read(this.pid);
+        if (count) link.rate.add(count.at, count.bytes);
         return;
       }
       case 'file': {

@@ -23,7 +23,7 @@ export interface TcpSocket {
 
 const READ_REUSE_MS = 1_000;
 let ssPath: Promise<string | undefined> | undefined;
-let reading: { at: number; sockets: Promise<Map<number, TcpSocket> | undefined> } | undefined;
+let reading: { at: number; sockets: Promise<{ at: number; sockets: Map<number, TcpSocket> } | undefined> } | undefined;
 
 function splitEndpoint(text: string): { address: string; port: number } | undefined {
   const at = text.lastIndexOf(':');
@@ -59,8 +59,8 @@ export function parseSs(output: string): Map<number, TcpSocket> {
   return sockets;
 }
 
-/** Every established TCP socket of the machine by inode; undefined when `ss` is not there. */
-export function tcpSockets(): Promise<Map<number, TcpSocket> | undefined> {
+/** Every established TCP socket of the machine by inode, and when `ss` gave them (a reading serves the callers of a second); undefined when `ss` is not there. */
+export function tcpSockets(): Promise<{ at: number; sockets: Map<number, TcpSocket> } | undefined> {
   const now = Date.now();
   if (reading && now - reading.at < READ_REUSE_MS) return reading.sockets;
   ssPath ??= findExecutable('ss');
@@ -70,7 +70,7 @@ export function tcpSockets(): Promise<Map<number, TcpSocket> | undefined> {
     const output = await new Promise<string>((resolve, reject) =>
       execFile(ss, ['-tinHe', 'state', 'established'], { timeout: 10_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => (error ? reject(error) : resolve(String(stdout)))),
     );
-    return parseSs(output);
+    return { at: Date.now(), sockets: parseSs(output) };
   })().catch(() => undefined);
   reading = { at: now, sockets };
   return sockets;
@@ -109,10 +109,11 @@ export class TcpBytes {
     private readonly select: (socket: TcpSocket) => boolean = () => true,
   ) {}
 
-  /** The count now for the process; undefined when it cannot be read (no `ss`). */
-  async read(pid: number): Promise<number | undefined> {
-    const [sockets, inodes] = await Promise.all([tcpSockets(), socketInodes(pid)]);
-    if (!sockets) return undefined;
+  /** The count for the process and when the kernel gave it; undefined when it cannot be read (no `ss`). */
+  async read(pid: number): Promise<{ bytes: number; at: number } | undefined> {
+    const [reading, inodes] = await Promise.all([tcpSockets(), socketInodes(pid)]);
+    if (!reading) return undefined;
+    const { sockets } = reading;
     const seen = new Set<number>();
     let open = 0;
     for (const inode of inodes) {
@@ -128,6 +129,6 @@ export class TcpBytes {
       this.closed += bytes;
       this.last.delete(inode);
     }
-    return this.closed + open;
+    return { bytes: this.closed + open, at: reading.at };
   }
 }

@@ -152,8 +152,11 @@ describe('engine segmented outputs', () => {
         },
       ),
     );
-    // One split of one decoded picture.
-    expect(command.args[command.args.indexOf('-filter_complex') + 1]).toContain('split=3');
+    // One decoded picture, each profile scaled from the next larger one (a cascade of splits).
+    const graph = command.args[command.args.indexOf('-filter_complex') + 1];
+    expect(graph.match(/\[0:v:0\]/g)).toHaveLength(1);
+    expect(graph).toContain('[c0]split=2[o0][s1]');
+    expect(graph).toContain('[c1]split=2[o1][s2]');
     await runFfmpeg(command, 40_000);
     const master = await readFile(path.join(hlsDir, 'index.m3u8'), 'utf8');
     const resolutions = [...master.matchAll(/RESOLUTION=(\d+x\d+)/g)].map((m) => m[1]);
