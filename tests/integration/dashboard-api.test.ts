@@ -2,34 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../openapi/client/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { insertJob } from '../support/jobs.ts';
+import { readDashboardStatuses } from './dashboard-support.ts';
 
 /** GET /api/dashboard and its live stream: real readings of this machine, one sampler for all streams. */
 let app: TestApp;
 let admin: string;
 
-/** Read `count` status events from the stream, then close it. */
-async function readStatuses(count: number, cookie = admin, query = ''): Promise<{ statuses: Schemas['DashboardStatus'][]; close: () => void }> {
-  const abort = new AbortController();
-  const response = await app.request(`/api/dashboard/stream${query}`, { cookie, signal: abort.signal });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const statuses: Schemas['DashboardStatus'][] = [];
-  while (statuses.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (block.includes('event: status') && data) statuses.push(JSON.parse(data.slice(6)) as Schemas['DashboardStatus']);
-    }
-  }
-  return { statuses, close: () => abort.abort() };
-}
+/** Read `count` status events from the stream, and the way to close it. */
+const readStatuses = (count: number, cookie = admin, query = '') => readDashboardStatuses(app, cookie, count, query);
 
 beforeAll(async () => {
   app = await startTestApp();

@@ -12,6 +12,7 @@ import type { Schemas } from '../../openapi/client/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { insertJob, waitFor } from '../support/jobs.ts';
 import { processesWithArgument } from '../support/processes.ts';
+import { readDashboardStatuses } from './dashboard-support.ts';
 import { ofType, readToolStream, waitUntilGone, type Arrived } from './tools-support.ts';
 
 /**
@@ -46,24 +47,8 @@ async function toolStream(body: unknown, onEvent?: Parameters<typeof readToolStr
 
 /** Read `count` status events of a dashboard stream, then close it. */
 async function readStatuses(query: string, count: number): Promise<Schemas['DashboardStatus'][]> {
-  const abort = new AbortController();
-  const response = await app.request(`/api/dashboard/stream${query}`, { cookie: admin, signal: abort.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const statuses: Schemas['DashboardStatus'][] = [];
-  while (statuses.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (block.includes('event: status') && data) statuses.push(JSON.parse(data.slice(6)) as Schemas['DashboardStatus']);
-    }
-  }
-  abort.abort();
+  const { statuses, close } = await readDashboardStatuses(app, admin, count, query);
+  close();
   return statuses;
 }
 
