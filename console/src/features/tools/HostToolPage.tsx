@@ -2,7 +2,7 @@ import type { FormEvent, ReactNode } from 'react';
 import { Field } from '../../components/form/Field.tsx';
 import { Card, PageHeader } from '../../components/Page.tsx';
 import type { RunStatus } from '../../data/tools/stream.ts';
-import { NodeNote, RequestError } from './ToolParts.tsx';
+import { NodeNote, RequestError, RunStopButton } from './ToolParts.tsx';
 
 /** What the page uses of a tool's form (useToolForm of toolForm.ts) whose values hold a host and a count. */
 interface HostForm<H extends string> {
@@ -59,16 +59,7 @@ export function HostToolPage<H extends string>({ title, host, form, run, onRun, 
             {fields}
           </fieldset>
           <div className="tool-actions">
-            {/* Distinct keys: one DOM button turned from Stop into submit would submit the form at the end of the click that stopped the run. */}
-            {run.running ? (
-              <button key="stop" type="button" className="button button-danger" onClick={run.stop}>
-                {stopLabel}
-              </button>
-            ) : (
-              <button key="run" type="submit" className="button">
-                {runLabel}
-              </button>
-            )}
+            <RunStopButton running={run.running} onStop={run.stop} runLabel={runLabel} stopLabel={stopLabel} />
             <NodeNote node={form.node} />
           </div>
         </Card>

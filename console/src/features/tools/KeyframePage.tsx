@@ -4,7 +4,7 @@ import { Field } from '../../components/form/Field.tsx';
 import { Card, PageHeader } from '../../components/Page.tsx';
 import { eventsOf, useTokenChoices, useToolRun, type ToolBodies } from '../../data/tools/stream.ts';
 import { usePageTitle } from '../../shell/breadcrumbs.tsx';
-import { NodeNote, RequestError, StoppedNote, Waiting } from './ToolParts.tsx';
+import { NodeNote, RequestError, RunStopButton, StoppedNote, Waiting } from './ToolParts.tsx';
 import { numberOrText, useToolForm } from './toolForm.ts';
 
 interface KeyframeValues extends Record<string, unknown> {
@@ -56,16 +56,7 @@ export default function KeyframePage() {
             </Field>
           </fieldset>
           <div className="tool-actions">
-            {/* Distinct keys: one DOM button turned from Stop into submit would submit the form at the end of the click that stopped the run. */}
-            {run.running ? (
-              <button key="stop" type="button" className="button button-danger" onClick={run.stop}>
-                Stop
-              </button>
-            ) : (
-              <button key="run" type="submit" className="button" disabled={form.values.uri.trim() === ''}>
-                Get Interval
-              </button>
-            )}
+            <RunStopButton running={run.running} onStop={run.stop} runLabel="Get Interval" stopLabel="Stop" runDisabled={form.values.uri.trim() === ''} />
             <NodeNote node={form.node} />
           </div>
         </Card>

@@ -33,3 +33,19 @@ export function RequestError({ error }: { error: unknown }) {
 export function StoppedNote({ stopped, what = 'Stopped.' }: { stopped: boolean; what?: string }) {
   return stopped ? <p className="tool-note">{what}</p> : null;
 }
+
+/**
+ * The form's run button, which is a stop button while the tool runs. Distinct keys: one DOM button
+ * turned from Stop into submit would submit the form at the end of the click that stopped the run.
+ */
+export function RunStopButton({ running, onStop, runLabel, stopLabel, runDisabled }: { running: boolean; onStop: () => void; runLabel: string; stopLabel: string; runDisabled?: boolean }) {
+  return running ? (
+    <button key="stop" type="button" className="button button-danger" onClick={onStop}>
+      {stopLabel}
+    </button>
+  ) : (
+    <button key="run" type="submit" className="button" disabled={runDisabled}>
+      {runLabel}
+    </button>
+  );
+}
