@@ -1,25 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { PRODUCT_VERSION } from '../openapi/version.ts';
-import { registerAgentCommand } from './commands/agent.ts';
-import { registerEndpointCommands } from './commands/job-insights.ts';
-import { registerJobCommands } from './commands/jobs.ts';
-import { registerLoginCommands } from './commands/login.ts';
-import { registerMigrateCommand } from './commands/migrate.ts';
-import { registerPresetCommands } from './commands/presets.ts';
-import { registerServerCommand } from './commands/server.ts';
-import { registerTemplateCommands } from './commands/templates.ts';
-import { registerTimerCommands } from './commands/timers.ts';
-import { registerAlarmCommands } from './commands/alarms.ts';
-import { registerTokenCommands } from './commands/tokens.ts';
-import { registerToolCommands } from './commands/tools.ts';
-import { registerTopCommand } from './commands/top.ts';
-import { registerDashboardCommand } from './commands/dashboard.ts';
-import { registerDiagnosticsCommand } from './commands/diagnostics.ts';
-import { registerStatsCommands } from './commands/stats.ts';
-import { registerSettingsCommands } from './commands/settings.ts';
-import { registerUserCommands } from './commands/users.ts';
-import { registerWatermarkCommands } from './commands/watermarks.ts';
-import { printError } from './output.ts';
 
 const program = new Command('mediaplane')
   .description('Mediaplane: the control plane of a media streaming and transcoding platform')
@@ -28,31 +8,69 @@ const program = new Command('mediaplane')
   .option('--token <token>', 'a personal API token (env MEDIAPLANE_TOKEN, then the one `mediaplane login` stored)')
   .showHelpAfterError();
 
-registerServerCommand(program);
-registerAgentCommand(program);
-registerMigrateCommand(program);
-registerLoginCommands(program);
-registerTokenCommands(program);
-registerUserCommands(program);
-registerJobCommands(program, 'relay');
-registerJobCommands(program, 'encoding');
-registerEndpointCommands(program);
-registerTemplateCommands(program);
-registerPresetCommands(program);
-registerWatermarkCommands(program);
-registerToolCommands(program);
-registerTimerCommands(program);
-registerAlarmCommands(program);
-registerTopCommand(program);
-registerDashboardCommand(program);
-registerDiagnosticsCommand(program);
-registerStatsCommands(program);
-registerSettingsCommands(program);
+/**
+ * The long-running processes (`server`, `agent`) register only their own command: the other
+ * commands import the terminal UI (React, Ink, Yoga), which would otherwise sit in the heap the
+ * server's garbage collector walks for as long as it runs.
+ */
+const PROCESS_COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  server: async () => (await import('./commands/server.ts')).registerServerCommand,
+  agent: async () => (await import('./commands/agent.ts')).registerAgentCommand,
+};
+
+async function registerCommands(program: Command, argv: string[]): Promise<void> {
+  const processCommand = PROCESS_COMMANDS[argv[2] ?? ''];
+  if (processCommand) return (await processCommand())(program);
+  const commands = await Promise.all([
+    import('./commands/server.ts'),
+    import('./commands/agent.ts'),
+    import('./commands/migrate.ts'),
+    import('./commands/login.ts'),
+    import('./commands/tokens.ts'),
+    import('./commands/users.ts'),
+    import('./commands/jobs.ts'),
+    import('./commands/job-insights.ts'),
+    import('./commands/templates.ts'),
+    import('./commands/presets.ts'),
+    import('./commands/watermarks.ts'),
+    import('./commands/tools.ts'),
+    import('./commands/timers.ts'),
+    import('./commands/alarms.ts'),
+    import('./commands/top.ts'),
+    import('./commands/dashboard.ts'),
+    import('./commands/diagnostics.ts'),
+    import('./commands/stats.ts'),
+    import('./commands/settings.ts'),
+  ]);
+  const [server, agent, migrate, login, tokens, users, jobs, insights, templates, presets, watermarks, tools, timers, alarms, top, dashboard, diagnostics, stats, settings] = commands;
+  server.registerServerCommand(program);
+  agent.registerAgentCommand(program);
+  migrate.registerMigrateCommand(program);
+  login.registerLoginCommands(program);
+  tokens.registerTokenCommands(program);
+  users.registerUserCommands(program);
+  jobs.registerJobCommands(program, 'relay');
+  jobs.registerJobCommands(program, 'encoding');
+  insights.registerEndpointCommands(program);
+  templates.registerTemplateCommands(program);
+  presets.registerPresetCommands(program);
+  watermarks.registerWatermarkCommands(program);
+  tools.registerToolCommands(program);
+  timers.registerTimerCommands(program);
+  alarms.registerAlarmCommands(program);
+  top.registerTopCommand(program);
+  dashboard.registerDashboardCommand(program);
+  diagnostics.registerDiagnosticsCommand(program);
+  stats.registerStatsCommands(program);
+  settings.registerSettingsCommands(program);
+}
 
 try {
+  await registerCommands(program, process.argv);
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
+  const { printError } = await import('./output.ts');
   printError(error);
   process.exit(1);
 }

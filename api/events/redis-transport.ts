@@ -1,4 +1,11 @@
-import { createClient } from 'redis';
+import type { createClient as CreateClient } from 'redis';
+
+type RedisClient = ReturnType<typeof CreateClient>;
+
+/** node-redis, loaded when a Redis is first used: a product without one keeps it out of its heap. */
+async function createClient(options: Parameters<typeof CreateClient>[0]): Promise<RedisClient> {
+  return (await import('redis')).createClient(options);
+}
 
 /** Where the Redis of the "Redis Settings" tab is: `host:port`, with an optional password. */
 export interface RedisEndpoint {
@@ -31,7 +38,7 @@ function clientOptions(endpoint: RedisEndpoint, reconnect: boolean) {
 
 /** Connect and PING within `timeoutMs`: resolves when Redis answers, rejects with the reason. */
 export async function pingRedis(endpoint: RedisEndpoint, timeoutMs = 2000): Promise<void> {
-  const client = createClient(clientOptions(endpoint, false));
+  const client = await createClient(clientOptions(endpoint, false));
   // The socket's own error (ECONNREFUSED, WRONGPASS ...) says more than the client's "closed".
   let socketError: Error | undefined;
   client.on('error', (error: Error) => {
@@ -65,8 +72,8 @@ export async function pingRedis(endpoint: RedisEndpoint, timeoutMs = 2000): Prom
  * either is down `ready` is false and the bus publishes through Postgres alone.
  */
 export class RedisTransport {
-  private readonly publisher;
-  private readonly subscriber;
+  private publisher?: RedisClient;
+  private subscriber?: RedisClient;
   private closed = false;
 
   constructor(
@@ -74,38 +81,41 @@ export class RedisTransport {
     private readonly channel: string,
     private readonly onMessage: (payload: string) => void,
     private readonly log: (line: string) => void = () => {},
-  ) {
-    this.publisher = createClient(clientOptions(endpoint, true));
-    this.subscriber = createClient(clientOptions(endpoint, true));
-    for (const [name, client] of [['publisher', this.publisher], ['subscriber', this.subscriber]] as const) {
+  ) {}
+
+  /** Resolves once both connections are up and subscribed; keeps retrying in the background otherwise. */
+  async start(): Promise<void> {
+    const { endpoint } = this;
+    const [publisher, subscriber] = await Promise.all([createClient(clientOptions(endpoint, true)), createClient(clientOptions(endpoint, true))]);
+    for (const [name, client] of [['publisher', publisher], ['subscriber', subscriber]] as const) {
       client.on('error', (error: Error) => {
         if (!this.closed) this.log(`event bus: redis ${name} ${endpoint.host}:${endpoint.port}: ${error.message}`);
       });
       client.on('reconnecting', () => this.log(`event bus: redis ${name} reconnecting to ${endpoint.host}:${endpoint.port}`));
     }
-  }
-
-  /** Resolves once both connections are up and subscribed; keeps retrying in the background otherwise. */
-  async start(): Promise<void> {
-    await Promise.all([this.publisher.connect(), this.subscriber.connect()]);
-    await this.subscriber.subscribe(this.channel, (message) => {
+    this.publisher = publisher;
+    this.subscriber = subscriber;
+    if (this.closed) return this.stop();
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await subscriber.subscribe(this.channel, (message) => {
       if (!this.closed) this.onMessage(message);
     });
-    this.log(`event bus: fanning events out through redis ${this.endpoint.host}:${this.endpoint.port}`);
+    this.log(`event bus: fanning events out through redis ${endpoint.host}:${endpoint.port}`);
   }
 
   get ready(): boolean {
-    return !this.closed && this.publisher.isReady && this.subscriber.isReady;
+    return !this.closed && !!this.publisher?.isReady && !!this.subscriber?.isReady;
   }
 
   async publish(payload: string): Promise<void> {
+    if (!this.publisher) throw new Error('not started');
     await this.publisher.publish(this.channel, payload);
   }
 
   async stop(): Promise<void> {
     this.closed = true;
     for (const client of [this.publisher, this.subscriber]) {
-      if (client.isOpen) await client.close().catch(() => client.isOpen && client.destroy());
+      if (client?.isOpen) await client.close().catch(() => client.isOpen && client.destroy());
     }
   }
 }

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 
 /** The e-mail server settings as the sender needs them (the password decrypted). */
 export interface SmtpConfig {
@@ -27,6 +26,8 @@ export interface Message {
 /** Send one mail through SMTP (nodemailer); throws with the server's or the socket's message. */
 export async function sendMail(config: SmtpConfig, message: Message): Promise<string> {
   if (!config.host) throw new Error('no e-mail server is set (General settings: e-mail server settings)');
+  // Loaded on the first mail: a node that never mails keeps nodemailer out of its heap.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port || (config.secure ? 465 : 587),

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,8 +85,11 @@ export class ControlPlane {
     let output = '';
     child.stdout!.setEncoding('utf8');
     child.stderr!.setEncoding('utf8');
+    // e.g. BENCH_SERVER_LOG=/tmp/server.log (with BENCH_SERVER_NODE_ARGS=--trace-gc) to keep all it printed.
+    const logFile = process.env.BENCH_SERVER_LOG;
     const keep = (chunk: string) => {
       output = (output + chunk).slice(-8000);
+      if (logFile) appendFileSync(logFile, chunk);
     };
     child.stderr!.on('data', keep);
     const ready = new Promise<void>((resolve, reject) => {
