@@ -6,15 +6,28 @@ import { execa } from 'execa';
 import { lavfiSourceArgs } from '../../../fixtures/media/lavfi.ts';
 import { FFMPEG, spawnFfmpeg, TIMED_OUT, within, type ChildProcessHandle } from './processes.ts';
 
+export interface SourceFormat {
+  width: number;
+  height: number;
+  rate: number;
+  videoKbps: number;
+  audioKbps: number;
+  gopFrames: number;
+}
+
 /** The source every relay reads: 720p25 H.264 at a constant 2.85 Mbit/s plus 128 kbit/s AAC, about 3.1 Mbit/s as MPEG-TS. */
-export const SOURCE = { width: 1280, height: 720, rate: 25, videoKbps: 2850, audioKbps: 128, gopFrames: 25 };
+export const SOURCE: SourceFormat = { width: 1280, height: 720, rate: 25, videoKbps: 2850, audioKbps: 128, gopFrames: 25 };
+
+/** A contribution feed as an ABR ladder gets it: 1080p25 H.264 at a constant 6 Mbit/s plus AAC. */
+export const CONTRIBUTION_SOURCE: SourceFormat = { width: 1920, height: 1080, rate: 25, videoKbps: 6000, audioKbps: 128, gopFrames: 25 };
 
 /**
  * Encodes the source once (x264 veryfast, CBR with filler, a keyframe every second) and keeps it in
  * the OS temp dir for the next runs. Senders replay it; nothing encodes while relays are measured.
  */
-export async function ensureSourceFile(seconds: number, log: (line: string) => void): Promise<string> {
-  const file = path.join(tmpdir(), `mediaplane-engine-bench-720p25-3M-${seconds}s.ts`);
+export async function ensureSourceFile(seconds: number, log: (line: string) => void, format: SourceFormat = SOURCE): Promise<string> {
+  const megabits = Math.round((format.videoKbps + format.audioKbps) / 1000);
+  const file = path.join(tmpdir(), `mediaplane-engine-bench-${format.height}p${format.rate}-${megabits}M-${seconds}s.ts`);
   if (existsSync(file)) return file;
   const started = performance.now();
   const partial = `${file}.writing`;
@@ -22,12 +35,12 @@ export async function ensureSourceFile(seconds: number, log: (line: string) => v
     FFMPEG,
     [
       '-hide_banner', '-nostdin', '-loglevel', 'error', '-y',
-      ...lavfiSourceArgs({ seconds, width: SOURCE.width, height: SOURCE.height, rate: SOURCE.rate }),
+      ...lavfiSourceArgs({ seconds, width: format.width, height: format.height, rate: format.rate }),
       '-c:v', 'libx264', '-preset', 'veryfast', '-pix_fmt', 'yuv420p',
-      '-b:v', `${SOURCE.videoKbps}k`, '-minrate', `${SOURCE.videoKbps}k`, '-maxrate', `${SOURCE.videoKbps}k`, '-bufsize', `${SOURCE.videoKbps / 2}k`,
+      '-b:v', `${format.videoKbps}k`, '-minrate', `${format.videoKbps}k`, '-maxrate', `${format.videoKbps}k`, '-bufsize', `${format.videoKbps / 2}k`,
       '-x264-params', 'nal-hrd=cbr:force-cfr=1',
-      '-g', String(SOURCE.gopFrames), '-keyint_min', String(SOURCE.gopFrames), '-sc_threshold', '0',
-      '-c:a', 'aac', '-b:a', `${SOURCE.audioKbps}k`,
+      '-g', String(format.gopFrames), '-keyint_min', String(format.gopFrames), '-sc_threshold', '0',
+      '-c:a', 'aac', '-b:a', `${format.audioKbps}k`,
       '-f', 'mpegts', partial,
     ],
     { timeout: 600_000 },
