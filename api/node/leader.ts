@@ -80,11 +80,16 @@ export class Leader {
       .execute();
     const load = new Map<number, number>(liveIds.map((id) => [id, 0]));
     for (const row of loads) load.set(row.assigned_node_id as number, Number(row.n));
-    for (const job of homeless) {
+    const targets = homeless.map(() => {
       const [target] = [...load.entries()].sort((a, b) => a[1] - b[1] || a[0] - b[0])[0];
-      await this.db.updateTable('jobs').set({ assigned_node_id: target }).where('id', '=', job.id).execute();
       load.set(target, (load.get(target) ?? 0) + 1);
-    }
+      return target;
+    });
+    // One statement for all of them: a cluster that gains thousands of jobs at once (an import) is placed in one round trip.
+    await sql`
+      update jobs set assigned_node_id = placed.node_id
+      from unnest(${homeless.map((job) => job.id)}::int[], ${targets}::int[]) as placed(job_id, node_id)
+      where jobs.id = placed.job_id`.execute(this.db);
     return homeless.length + Number(pinned.numAffectedRows ?? 0);
   }
 
