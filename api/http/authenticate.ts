@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal.ts';
 import { ForbiddenError } from '../errors.ts';
 import type { AuthService } from '../services/auth.service.ts';
@@ -10,14 +10,13 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Refuse writes that a browser sends on behalf of another site. The session cookie is
  * SameSite=Strict already; this also covers sign-in (login CSRF) and older browsers.
  */
-export function refuseCrossSiteWrites(req: Request, _res: Response, next: NextFunction): void {
-  if (SAFE_METHODS.has(req.method)) return next();
+export function refuseCrossSiteWrites(req: Request): void {
+  if (SAFE_METHODS.has(req.method)) return;
   const fetchSite = req.get('sec-fetch-site');
   const origin = req.get('origin');
   // `Origin: null` is an opaque origin (a sandboxed frame, a page from file:, a cross-site redirect): never this console.
   const crossSite = fetchSite === 'cross-site' || (origin !== undefined && safeHost(origin) !== req.get('host'));
-  if (crossSite) return next(new ForbiddenError('Cross-site requests are refused.', 'CROSS_SITE_REQUEST'));
-  next();
+  if (crossSite) throw new ForbiddenError('Cross-site requests are refused.', 'CROSS_SITE_REQUEST');
 }
 
 function safeHost(origin: string): string | undefined {
@@ -44,15 +43,8 @@ export async function principalOfRequest(auth: AuthService, req: Request, option
 }
 
 /** Resolve the caller into res.locals.principal (and the session's end into res.locals.sessionExpiresAt). */
-export function authenticate(auth: AuthService) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    try {
-      const found = await principalOfRequest(auth, req);
-      res.locals.principal = found?.principal;
-      res.locals.sessionExpiresAt = found?.expiresAt;
-      next();
-    } catch (error) {
-      next(error);
-    }
-  };
+export async function authenticate(auth: AuthService, req: Request, res: Response): Promise<void> {
+  const found = await principalOfRequest(auth, req);
+  res.locals.principal = found?.principal;
+  res.locals.sessionExpiresAt = found?.expiresAt;
 }

@@ -1,8 +1,9 @@
-import { Router as createRouter, type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import type { OperationDef } from '../../openapi/operation.ts';
 import { can, type ClientInfo, type Principal } from '../auth/principal.ts';
-import { ForbiddenError, UnauthorizedError, ValidationError, type FieldIssue } from '../errors.ts';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError, type FieldIssue } from '../errors.ts';
+import { OperationTable } from './operation-table.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -94,52 +95,94 @@ function jsonBody(result: unknown): Buffer | string {
   return body;
 }
 
-function expressPath(openapiPath: string): string {
-  return openapiPath.replace(/\{(\w+)\}/g, ':$1');
+/** The result as JSON, written as it is (no content negotiation, no ETag: what res.send would add is not needed here). */
+function sendJson(res: Response, status: number, result: unknown): void {
+  res.statusCode = status;
+  if (status === 204 || status === 304) return void res.end();
+  const body = jsonBody(result);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body);
 }
 
 function successStatus(op: OperationDef): number {
   return Number(Object.keys(op.responses).find((status) => Number(status) < 300) ?? 200);
 }
 
+interface Bound {
+  op: OperationDef;
+  handler: Implementation['handler'];
+  status: number;
+}
+
+/** What comes before an operation: the JSON body, the cross-site check and the caller, each may refuse. */
+export interface OperationGate {
+  /** Parse a JSON body into req.body (only called for a request that carries one). */
+  readBody(req: Request, res: Response): Promise<void>;
+  /** Throws when the request may not go on (a cross-site write). */
+  refuse(req: Request): void;
+  /** The caller, into res.locals.principal. */
+  authenticate(req: Request, res: Response): Promise<void>;
+}
+
 /**
- * Mount the implementations on the router: authorize, validate params, query and body with the
- * contract's zod schemas (400 with every issue and its field path), call the handler, send.
- * Each area (`/api/relays`, `/api/users` ...) gets a router of its own, so a request is matched
- * against its area's operations only, not against all of them in turn. Within an area literal paths
- * are mounted before templated ones so `/users/histories` is not read as `/users/{id}`.
+ * The API as one request handler: every request under /api gets its body read, the cross-site
+ * check and its caller, then its operation from the table (404 when none), which is authorized,
+ * has its params, query and body validated with the contract's zod schemas (400 with every issue
+ * and its field path), runs, and has its result sent. Other paths go on to the next handler.
  */
-export function mountOperations(router: Router, operations: readonly OperationDef[], implementations: readonly Implementation[]): void {
+export function operationsHandler(operations: readonly OperationDef[], implementations: readonly Implementation[], gate: OperationGate) {
   const byId = new Map(implementations.map((impl) => [impl.op.operationId, impl]));
   const missing = operations.filter((op) => !byId.has(op.operationId)).map((op) => op.operationId);
   if (missing.length) throw new Error(`operations without an implementation: ${missing.join(', ')}`);
-  const ordered = [...operations].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
-  const areas = new Map<string, Router>();
-  for (const op of ordered) {
-    const impl = byId.get(op.operationId) as Implementation;
-    const status = successStatus(op);
-    const area = /^\/api\/[^/{}]+/.exec(op.path)?.[0];
-    if (!area) throw new Error(`${op.operationId}: a path must start with /api/<area>, not ${op.path}`);
-    let areaRouter = areas.get(area);
-    if (!areaRouter) {
-      areaRouter = createRouter();
-      areas.set(area, areaRouter);
-      router.use(area, areaRouter);
+  const table = new OperationTable<Bound>(operations.map((op) => ({ op, handler: (byId.get(op.operationId) as Implementation).handler, status: successStatus(op) })));
+
+  async function serve(req: Request, res: Response, path: string): Promise<void> {
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) await gate.readBody(req, res);
+    gate.refuse(req);
+    await gate.authenticate(req, res);
+    const found = table.find(req.method, path);
+    if (!found) {
+      const methods = req.method === 'OPTIONS' ? table.methodsAt(path) : [];
+      if (methods.length) return answerOptions(res, methods);
+      throw new NotFoundError(`${req.method} ${req.originalUrl}`);
     }
-    areaRouter[op.method](expressPath(op.path.slice(area.length)) || '/', async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const principal = res.locals.principal as Principal | undefined;
-        authorize(op, principal);
-        const issues: FieldIssue[] = [];
-        const params = parse(op.params, req.params, 'params', issues);
-        const query = parse(op.query, req.query, 'query', issues);
-        const body = parse(op.body, req.body, 'body', issues);
-        if (issues.length) throw new ValidationError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
-        const result = await impl.handler({ params, query, body, principal: principal as Principal, client: res.locals.client as ClientInfo, req, res } as OperationInput<OperationDef>);
-        if (!res.headersSent && !res.writableEnded) res.status(status).type('application/json').send(jsonBody(result));
-      } catch (error) {
-        next(error);
-      }
-    });
+    const { op, handler, status } = found.entry;
+    req.params = found.params;
+    const principal = res.locals.principal as Principal | undefined;
+    authorize(op, principal);
+    const issues: FieldIssue[] = [];
+    const params = parse(op.params, found.params, 'params', issues);
+    const query = parse(op.query, req.query, 'query', issues);
+    const body = parse(op.body, req.body, 'body', issues);
+    if (issues.length) throw new ValidationError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
+    const input = {
+      params,
+      query,
+      body,
+      principal: principal as Principal,
+      // Read only by the operations that ask (sign-in, sessions): resolving the address behind a proxy is work.
+      get client() {
+        return res.locals.client as ClientInfo;
+      },
+      req,
+      res,
+    };
+    const result = await handler(input as OperationInput<OperationDef>);
+    if (!res.headersSent && !res.writableEnded) sendJson(res, status, result);
   }
+
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const url = req.url;
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (path !== '/api' && !path.startsWith('/api/')) return next();
+    serve(req, res, path).catch(next);
+  };
+}
+
+/** OPTIONS on a path with operations: the methods it answers, as Express's router answers it. */
+function answerOptions(res: Response, methods: string[]): void {
+  res.setHeader('Allow', methods.join(', '));
+  res.status(200).type('text/plain').send(methods.join(', '));
 }
