@@ -1,4 +1,4 @@
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { ApiError } from '../openapi/client/index.ts';
 import type * as views from './ui/views.tsx';
 import type { Column } from './ui/table.tsx';
@@ -26,12 +26,23 @@ export function terminalWidth(streams: Streams = defaultStreams): number | undef
   return streams.out.isTTY && streams.out.columns ? streams.out.columns : undefined;
 }
 
+/** Render an Ink element once as text (no live terminal session) at `columns`, lines trimmed. */
+async function writeRendered(element: ReactElement, columns: number | undefined, streams: Streams): Promise<void> {
+  const { renderToString } = await import('ink');
+  const text = renderToString(element, { columns: columns ?? 1000 });
+  streams.out.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+}
+
+/** An Ink element, rendered once as text at the terminal's width. */
+export function printElement(element: ReactElement, streams: Streams = defaultStreams): Promise<void> {
+  return writeRendered(element, terminalWidth(streams), streams);
+}
+
 /** Rows as an Ink table (cli/ui/table.tsx), rendered once as text at the terminal's width. */
 export async function printTable<Row>(columns: Column<Row>[], rows: Row[], empty: string, footer?: string, streams: Streams = defaultStreams): Promise<void> {
-  const [{ renderToString }, { Table }] = await Promise.all([import('ink'), import('./ui/table.tsx')]);
+  const { Table } = await import('./ui/table.tsx');
   const width = terminalWidth(streams);
-  const text = renderToString(createElement(Table<Row>, { columns, rows, empty, footer, maxWidth: width }), { columns: width ?? 1000 });
-  streams.out.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  await writeRendered(createElement(Table<Row>, { columns, rows, empty, footer, maxWidth: width }), width, streams);
 }
 
 type Views = typeof views;
@@ -41,10 +52,9 @@ type Views = typeof views;
  * terminal's width. Ink and the views load only here: `--json` and the writes start without them.
  */
 export async function printView<K extends keyof Views>(name: K, props: Parameters<Views[K]>[0], streams: Streams = defaultStreams): Promise<void> {
-  const [{ renderToString }, loaded] = await Promise.all([import('ink'), import('./ui/views.tsx')]);
+  const loaded = await import('./ui/views.tsx');
   const view = loaded[name] as (p: typeof props) => ReturnType<Views[K]>;
-  const text = renderToString(createElement(view, props), { columns: terminalWidth(streams) ?? 1000 });
-  streams.out.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
+  await printElement(createElement(view, props), streams);
 }
 
 /** An error that the CLI reports as `code: message`, like the API's. */

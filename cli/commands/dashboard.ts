@@ -2,9 +2,8 @@ import type { Command } from 'commander';
 import { createElement as h, useEffect, useState, type ReactElement } from 'react';
 import { ApiError, unwrap, type ApiClient, type Schemas } from '../../openapi/client/index.ts';
 import { contextOf } from '../context.ts';
-import { CliError, printJson } from '../output.ts';
+import { CliError, printElement, printJson } from '../output.ts';
 import { readSse } from '../sse.ts';
-import { printElement } from './diagnostics.ts';
 
 type Status = Schemas['DashboardStatus'];
 

@@ -1,16 +1,8 @@
 import type { Command } from 'commander';
-import type { ReactElement } from 'react';
 import { unwrap, type Schemas } from '../../openapi/client/index.ts';
 import { contextOf } from '../context.ts';
 import { printJson, printTable, terminalWidth } from '../output.ts';
 import type { Column } from '../ui/table.tsx';
-
-/** Render an Ink element once as text at the terminal's width (no live session). */
-export async function printElement(element: ReactElement): Promise<void> {
-  const { renderToString } = await import('ink');
-  const text = renderToString(element, { columns: terminalWidth() ?? 1000 });
-  process.stdout.write(`${text.split('\n').map((line) => line.trimEnd()).join('\n')}\n`);
-}
 
 type Row = Schemas['DiagnosticRow'];
 
