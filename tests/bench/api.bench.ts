@@ -86,7 +86,8 @@ async function load(url: string, token: string, durationSeconds: number): Promis
 
 /**
  * The same load against Express 5 alone, serving the bytes the product answered (tests/bench/api/
- * bare-express.mjs): what the framework itself costs on this machine, the floor of the product's figures.
+ * bare-express.mjs): what an Express application routing this request costs on this machine, the reference
+ * for the product's figures (the product reaches its operations without the router's walk).
  */
 async function loadBareExpress(body: string, routes: number, durationSeconds: number): Promise<LoadResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mediaplane-bare-express-'));
@@ -133,7 +134,7 @@ try {
   log(`${connections} clients for ${seconds} s`);
   const result = await load(url, secret, seconds);
   const failures = result.errors + result.non2xx;
-  log(`the floor: Express 5 alone serving the same ${body.length} bytes, ${connections} clients for ${seconds} s`);
+  log(`the reference: Express 5 alone serving the same ${body.length} bytes, ${connections} clients for ${seconds} s`);
   const bare = await loadBareExpress(body, operations.length, seconds);
   rows.push(
     { measure: `Relay list p99 (${jobs.toLocaleString('en')} jobs, ${connections} clients)`, target: '< 25 ms', product: `${result.p99} ms`, reference: `p50 ${result.p50} ms, max ${result.max} ms; Express alone, same bytes: p99 ${bare.p99} ms, p50 ${bare.p50} ms`, verdict: result.p99 < 25 ? 'met' : 'MISSED' },

@@ -41,6 +41,7 @@ function options(): { options: BenchOptions; only: Measurement[] } {
       only: { type: 'string' },
       seconds: { type: 'string', default: '60' },
       relays: { type: 'string', default: '50' },
+      rounds: { type: 'string', default: '2' },
       starts: { type: 'string', default: '20' },
       kills: { type: 'string', default: '20' },
       failovers: { type: 'string', default: '5' },
@@ -54,7 +55,7 @@ function options(): { options: BenchOptions; only: Measurement[] } {
     },
   });
   if (values.help) {
-    console.log(`npm run bench:engine -- [--only ${MEASUREMENTS.map((m) => m.name).join(',')}] [--seconds 60] [--relays 50] [--starts 20] [--kills 20]
+    console.log(`npm run bench:engine -- [--only ${MEASUREMENTS.map((m) => m.name).join(',')}] [--seconds 60] [--relays 50] [--rounds 2] [--starts 20] [--kills 20]
   [--failovers 5] [--abr-seconds 30] [--capacity-step 25] [--capacity-max 400] [--capacity-window 10] [--capacity-budget 900] [--no-capacity-bare]`);
     process.exit(0);
   }
@@ -71,6 +72,7 @@ function options(): { options: BenchOptions; only: Measurement[] } {
     options: {
       seconds: int('seconds', values.seconds, 1),
       relays: int('relays', values.relays, 1),
+      rounds: int('rounds', values.rounds, 1),
       starts: int('starts', values.starts, 1),
       kills: int('kills', values.kills, 1),
       failovers: int('failovers', values.failovers, 1),

@@ -1,4 +1,4 @@
-// The floor of the relay list benchmark: Express 5 alone, answering every request with the bytes
+// The reference of the relay list benchmark: Express 5 alone, answering every request with the bytes
 // the product answered, behind as many routes as the product mounts. Run by api.bench.ts in a
 // process of its own; prints its port once listening.
 import { readFileSync } from 'node:fs';

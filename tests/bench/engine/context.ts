@@ -8,6 +8,8 @@ export interface BenchOptions {
   seconds: number;
   /** Relays of the supervision measurement. */
   relays: number;
+  /** Rounds of the supervision measurement: each a product window then a bare one (A, B, A, B ...). */
+  rounds: number;
   /** Starts timed by the start-latency measurement. */
   starts: number;
   /** kill -9 timed by the crash measurement. */

@@ -6,9 +6,11 @@ import { commandLine, machineCpu, sampleGroups, sampleProcess, sampleProcessAndC
 
 /**
  * 1. Supervision overhead: N live relays (UDP in → UDP out, streams copied), all fed by ONE paced
- * sender, run first by the product (a real `mediaplane server`: reconciler, status writes, API
- * process, embedded Postgres) and then as bare ffmpeg with the same argv lists. Over the steady
- * window: the control plane's own CPU and memory, and each relay's CPU (its process group).
+ * sender, run by the product (a real `mediaplane server`: reconciler, status writes, API process,
+ * embedded Postgres) and as bare ffmpeg with the same argv lists, in alternating rounds (product,
+ * bare, product, bare ...) so that a drift of the machine's speed during the run weighs on both
+ * sides alike. Over each steady window: the control plane's own CPU and memory, and each relay's
+ * CPU (its process group); the figures are the averages over the rounds.
  */
 
 interface WindowFigures {
@@ -70,6 +72,26 @@ async function measureWindow(fleet: Fleet, seconds: number, plane?: ControlPlane
   return figures;
 }
 
+/** The rounds' windows as one: averages, the largest RSS, every casualty. */
+function averageOf(windows: WindowFigures[]): WindowFigures {
+  const mean = (figure: (w: WindowFigures) => number) => windows.reduce((sum, w) => sum + figure(w), 0) / windows.length;
+  const planes = windows.map((w) => w.plane).filter((p) => p !== undefined);
+  return {
+    perRelayCpuPct: mean((w) => w.perRelayCpuPct),
+    relaysMeasured: Math.min(...windows.map((w) => w.relaysMeasured)),
+    casualties: windows.flatMap((w) => w.casualties),
+    machineBusyPct: mean((w) => w.machineBusyPct),
+    plane: planes.length
+      ? {
+          cpuPct: planes.reduce((sum, p) => sum + p.cpuPct, 0) / planes.length,
+          rssMaxBytes: Math.max(...planes.map((p) => p.rssMaxBytes)),
+          rssEndBytes: planes[planes.length - 1].rssEndBytes,
+          postgresCpuPct: planes.reduce((sum, p) => sum + p.postgresCpuPct, 0) / planes.length,
+        }
+      : undefined,
+  };
+}
+
 export const supervision: Measurement = {
   name: 'supervision',
   title: 'Supervision overhead',
@@ -82,37 +104,53 @@ export const supervision: Measurement = {
     const warmupMs = Math.min(10_000, Math.max(3_000, (seconds * 1000) / 6));
     const notes: string[] = [];
 
-    ctx.log(`supervision: ${count} relays under Mediaplane, ${(warmupMs / 1000).toFixed(0)} s warm-up, ${seconds} s window`);
-    const product = new ProductFleet(plane);
-    await product.add(plans);
-    const groups = await product.groups();
-    const running = commandLine(groups.get(0)!);
-    const identical = JSON.stringify(running.slice(1)) === JSON.stringify(plans[0].job.args);
-    if (!identical) notes.push(`WARNING: the argv the product runs differs from buildFfmpegArgs of the same spec: ${running.slice(1).join(' ')}`);
-    await sleep(warmupMs);
-    const senderBefore = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
-    const mp = await measureWindow(product, seconds, plane);
-    const senderAfter = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
-    await product.stopAll();
+    const rounds = ctx.options.rounds;
+    const productWindows: WindowFigures[] = [];
+    const bareWindows: WindowFigures[] = [];
+    const fleets: { product: ProductFleet[]; bare: BareFleet[] } = { product: [], bare: [] };
+    let identical = true;
+    let senderCpuPct = 0;
+    for (let round = 1; round <= rounds; round++) {
+      ctx.log(`supervision: round ${round}/${rounds}: ${count} relays under Mediaplane, ${(warmupMs / 1000).toFixed(0)} s warm-up, ${seconds} s window`);
+      const product = new ProductFleet(plane);
+      fleets.product.push(product);
+      await product.add(plans);
+      const running = commandLine((await product.groups()).get(0)!);
+      if (JSON.stringify(running.slice(1)) !== JSON.stringify(plans[0].job.args)) {
+        if (identical) notes.push(`WARNING: the argv the product runs differs from buildFfmpegArgs of the same spec: ${running.slice(1).join(' ')}`);
+        identical = false;
+      }
+      await sleep(warmupMs);
+      const senderBefore = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
+      productWindows.push(await measureWindow(product, seconds, plane));
+      const senderAfter = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
+      senderCpuPct += ((senderAfter.cpuSeconds - senderBefore.cpuSeconds) / ((senderAfter.at - senderBefore.at) / 1000)) * 100 / rounds;
+      await product.stopAll();
 
-    ctx.log(`supervision: the same ${count} argv lists as bare ffmpeg`);
-    const bare = new BareFleet();
-    await bare.add(plans);
-    await sleep(warmupMs);
-    const raw = await measureWindow(bare, seconds);
-    await bare.stopAll();
+      ctx.log(`supervision: round ${round}/${rounds}: the same ${count} argv lists as bare ffmpeg`);
+      const bare = new BareFleet();
+      fleets.bare.push(bare);
+      await bare.add(plans);
+      await sleep(warmupMs);
+      bareWindows.push(await measureWindow(bare, seconds));
+      await bare.stopAll();
+    }
     await sender.stop();
+    const mp = averageOf(productWindows);
+    const raw = averageOf(bareWindows);
 
     const ratio = mp.perRelayCpuPct / raw.perRelayCpuPct;
     const p = mp.plane!;
-    const senderCpuPct = ((senderAfter.cpuSeconds - senderBefore.cpuSeconds) / ((senderAfter.at - senderBefore.at) / 1000)) * 100;
+    const perRound = (windows: WindowFigures[], figure: (w: WindowFigures) => number) => windows.map((w) => pct(figure(w))).join(', ');
     notes.push(
-      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`), each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${count} ports; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg then ran the same ${count} argv lists (buildFfmpegArgs of the same JobSpecs${identical ? ', checked identical to /proc/<pid>/cmdline of the supervised process' : ''}), one side after the other, ${seconds} s windows after ${(warmupMs / 1000).toFixed(0)} s of warm-up. Machine CPU busy: ${pct(mp.machineBusyPct, 0)} (Mediaplane), ${pct(raw.machineBusyPct, 0)} (bare).`,
+      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`), each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${count} ports; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg ran the same ${count} argv lists (buildFfmpegArgs of the same JobSpecs${identical ? ', checked identical to /proc/<pid>/cmdline of the supervised process' : ''}). The sides took turns, ${rounds} round(s) of a product window then a bare one, each ${seconds} s after ${(warmupMs / 1000).toFixed(0)} s of warm-up; the table has the averages. Per round: control plane ${perRound(productWindows, (w) => w.plane!.cpuPct)}; CPU per relay ${perRound(productWindows, (w) => w.perRelayCpuPct)} (Mediaplane) and ${perRound(bareWindows, (w) => w.perRelayCpuPct)} (bare). Machine CPU busy: ${pct(mp.machineBusyPct, 0)} (Mediaplane), ${pct(raw.machineBusyPct, 0)} (bare).`,
     );
-    const retries = [product, bare].map((f) => f.startRetries());
-    if (retries[0] || retries[1] || product.gaveUp.length) {
+    const retries = [fleets.product, fleets.bare].map((side) => side.reduce((sum, f) => sum + f.startRetries(), 0));
+    const gaveUp = fleets.product.flatMap((f) => f.gaveUp);
+    const failedStarts = fleets.bare.flatMap((f) => f.failedStarts);
+    if (retries[0] || retries[1] || gaveUp.length) {
       notes.push(
-        `Supervision: to get all ${count} relays running, the supervisor started ffmpeg again ${retries[0]} time(s)${product.gaveUp.length ? ` and gave up on ${product.gaveUp.length} start(s) (restart attempts used up: “${[...new Set(product.gaveUp)].slice(0, 2).join('”, “')}”; the benchmark switched those relays off and on again)` : ''}, and the benchmark started bare ffmpeg again ${retries[1]} time(s) (ffmpeg ended before any output${bare.failedStarts.length ? `: “${[...new Set(bare.failedStarts)].slice(0, 2).join('”, “')}”` : ''}); the windows measure running relays only.`,
+        `Supervision: to get all ${count} relays running, the supervisor started ffmpeg again ${retries[0]} time(s)${gaveUp.length ? ` and gave up on ${gaveUp.length} start(s) (restart attempts used up: “${[...new Set(gaveUp)].slice(0, 2).join('”, “')}”; the benchmark switched those relays off and on again)` : ''}, and the benchmark started bare ffmpeg again ${retries[1]} time(s) (ffmpeg ended before any output${failedStarts.length ? `: “${[...new Set(failedStarts)].slice(0, 2).join('”, “')}”` : ''}); the windows measure running relays only.`,
       );
     }
     for (const [side, figures] of [['Mediaplane', mp], ['bare', raw]] as const) {

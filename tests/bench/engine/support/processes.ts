@@ -51,12 +51,17 @@ export async function sampleGroups(pgids: number[]): Promise<Map<number, CpuSamp
   return result;
 }
 
-/** CPU and memory of a process and its direct children (e.g. a postmaster and its backends, which lead process groups of their own). */
+/**
+ * CPU and memory of a process and its direct children (e.g. a postmaster and its backends, which
+ * lead process groups of their own). The CPU counts the children it has reaped too (cutime and
+ * cstime of its /proc stat): a backend that ends between two samples moves from the children's sum
+ * into the parent's, so the difference of two samples is never short of it.
+ */
 export async function sampleProcessAndChildren(pid: number): Promise<CpuSample & { pids: number[] }> {
   const { ticksPerSecond, pageSize } = systemClock();
   const at = performance.now();
   const { entries } = await readProcTable({ fresh: true });
-  const sample = { cpuSeconds: 0, rssBytes: 0, at, pids: [] as number[] };
+  const sample = { cpuSeconds: reapedChildrenCpuSeconds(pid, ticksPerSecond), rssBytes: 0, at, pids: [] as number[] };
   for (const entry of entries) {
     if ((entry.pid !== pid && entry.ppid !== pid) || entry.state === 'Z') continue;
     sample.cpuSeconds += entry.cpuTicks / ticksPerSecond;
@@ -64,6 +69,16 @@ export async function sampleProcessAndChildren(pid: number): Promise<CpuSample &
     sample.pids.push(entry.pid);
   }
   return sample;
+}
+
+function reapedChildrenCpuSeconds(pid: number, ticksPerSecond: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) / ticksPerSecond;
+  } catch {
+    return 0; // gone: its own sample says so
+  }
 }
 
 /** One process's own CPU (all its threads, not its children) and resident memory. */
