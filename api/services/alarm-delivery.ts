@@ -1,4 +1,3 @@
-
 /** The e-mail server settings as the sender needs them (the password decrypted). */
 export interface SmtpConfig {
   host: string;
