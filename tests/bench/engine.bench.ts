@@ -2,9 +2,9 @@
  * The engine benchmark (issue 3): what supervision costs and how fast the product reacts, each
  * figure next to bare ffmpeg run with the same argv in the same run.
  *
- *   npm run bench:engine                       # everything: about 30 minutes on an idle machine
+ *   npm run bench:engine                       # everything: about 13 minutes on an idle machine
  *   npm run bench:engine -- --only start,crash # some measurements
- *   npm run bench:engine -- --seconds 10 --relays 10 --starts 5 --kills 5 --failovers 2 --abr-seconds 10 --capacity-max 50
+ *   npm run bench:engine -- --seconds 10 --relays 10 --rounds 1 --starts 5 --kills 5 --failovers 2 --abr-seconds 10 --capacity-max 50
  *
  * A benchmark, not a test: it prints a table (and writes it to tests/bench/results/engine.md) and
  * exits 0 even when a target is MISSED; it exits non-zero only when it could not measure.
