@@ -8,61 +8,49 @@ const program = new Command('mediaplane')
   .option('--token <token>', 'a personal API token (env MEDIAPLANE_TOKEN, then the one `mediaplane login` stored)')
   .showHelpAfterError();
 
-/**
- * The long-running processes (`server`, `agent`) register only their own command: the other
- * commands import the terminal UI (React, Ink, Yoga), which would otherwise sit in the heap the
- * server's garbage collector walks for as long as it runs.
- */
-const PROCESS_COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+type Register = (program: Command) => void;
+
+/** Every command, by its module, in the order of `--help`; each module loads only when registered. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
   server: async () => (await import('./commands/server.ts')).registerServerCommand,
   agent: async () => (await import('./commands/agent.ts')).registerAgentCommand,
+  migrate: async () => (await import('./commands/migrate.ts')).registerMigrateCommand,
+  login: async () => (await import('./commands/login.ts')).registerLoginCommands,
+  tokens: async () => (await import('./commands/tokens.ts')).registerTokenCommands,
+  users: async () => (await import('./commands/users.ts')).registerUserCommands,
+  jobs: async () => {
+    const { registerJobCommands } = await import('./commands/jobs.ts');
+    return (program) => {
+      registerJobCommands(program, 'relay');
+      registerJobCommands(program, 'encoding');
+    };
+  },
+  endpoints: async () => (await import('./commands/job-insights.ts')).registerEndpointCommands,
+  templates: async () => (await import('./commands/templates.ts')).registerTemplateCommands,
+  presets: async () => (await import('./commands/presets.ts')).registerPresetCommands,
+  watermarks: async () => (await import('./commands/watermarks.ts')).registerWatermarkCommands,
+  tools: async () => (await import('./commands/tools.ts')).registerToolCommands,
+  timers: async () => (await import('./commands/timers.ts')).registerTimerCommands,
+  alarms: async () => (await import('./commands/alarms.ts')).registerAlarmCommands,
+  top: async () => (await import('./commands/top.ts')).registerTopCommand,
+  dashboard: async () => (await import('./commands/dashboard.ts')).registerDashboardCommand,
+  diagnostics: async () => (await import('./commands/diagnostics.ts')).registerDiagnosticsCommand,
+  stats: async () => (await import('./commands/stats.ts')).registerStatsCommands,
+  settings: async () => (await import('./commands/settings.ts')).registerSettingsCommands,
 };
 
+/**
+ * The long-running processes register only their own command: the other commands import the
+ * terminal UI (React, Ink, Yoga), which would otherwise sit in the heap the server's garbage
+ * collector walks for as long as it runs.
+ */
+const LONG_RUNNING = new Set(['server', 'agent']);
+
 async function registerCommands(program: Command, argv: string[]): Promise<void> {
-  const processCommand = PROCESS_COMMANDS[argv[2] ?? ''];
-  if (processCommand) return (await processCommand())(program);
-  const commands = await Promise.all([
-    import('./commands/server.ts'),
-    import('./commands/agent.ts'),
-    import('./commands/migrate.ts'),
-    import('./commands/login.ts'),
-    import('./commands/tokens.ts'),
-    import('./commands/users.ts'),
-    import('./commands/jobs.ts'),
-    import('./commands/job-insights.ts'),
-    import('./commands/templates.ts'),
-    import('./commands/presets.ts'),
-    import('./commands/watermarks.ts'),
-    import('./commands/tools.ts'),
-    import('./commands/timers.ts'),
-    import('./commands/alarms.ts'),
-    import('./commands/top.ts'),
-    import('./commands/dashboard.ts'),
-    import('./commands/diagnostics.ts'),
-    import('./commands/stats.ts'),
-    import('./commands/settings.ts'),
-  ]);
-  const [server, agent, migrate, login, tokens, users, jobs, insights, templates, presets, watermarks, tools, timers, alarms, top, dashboard, diagnostics, stats, settings] = commands;
-  server.registerServerCommand(program);
-  agent.registerAgentCommand(program);
-  migrate.registerMigrateCommand(program);
-  login.registerLoginCommands(program);
-  tokens.registerTokenCommands(program);
-  users.registerUserCommands(program);
-  jobs.registerJobCommands(program, 'relay');
-  jobs.registerJobCommands(program, 'encoding');
-  insights.registerEndpointCommands(program);
-  templates.registerTemplateCommands(program);
-  presets.registerPresetCommands(program);
-  watermarks.registerWatermarkCommands(program);
-  tools.registerToolCommands(program);
-  timers.registerTimerCommands(program);
-  alarms.registerAlarmCommands(program);
-  top.registerTopCommand(program);
-  dashboard.registerDashboardCommand(program);
-  diagnostics.registerDiagnosticsCommand(program);
-  stats.registerStatsCommands(program);
-  settings.registerSettingsCommands(program);
+  const own = argv[2];
+  const names = own !== undefined && LONG_RUNNING.has(own) ? [own] : Object.keys(COMMANDS);
+  const registers = await Promise.all(names.map((name) => COMMANDS[name]()));
+  for (const register of registers) register(program);
 }
 
 try {
