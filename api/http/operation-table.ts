@@ -21,7 +21,7 @@ export class MalformedParamError extends Error {
 }
 
 /** `/api/relays/{id}/comments` → `/api/relays` (every operation's path starts with its area). */
-export function areaOf(path: string): string | undefined {
+function areaOf(path: string): string | undefined {
   return /^\/api\/[^/{}]+/.exec(path)?.[0];
 }
 

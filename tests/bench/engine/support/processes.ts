@@ -73,19 +73,23 @@ export async function sampleProcessAndChildren(pid: number): Promise<CpuSample &
 
 function reapedChildrenCpuSeconds(pid: number, ticksPerSecond: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const f = statFields(pid);
     return (Number(f[13]) + Number(f[14])) / ticksPerSecond;
   } catch {
     return 0; // gone: its own sample says so
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command name (f[0] is the state; utime is f[11]). */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** One process's own CPU (all its threads, not its children) and resident memory. */
 export function sampleProcess(pid: number): CpuSample {
   const { ticksPerSecond, pageSize } = systemClock();
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const f = statFields(pid);
   return { cpuSeconds: (Number(f[11]) + Number(f[12])) / ticksPerSecond, rssBytes: Number(f[21]) * pageSize, at: performance.now() };
 }
 
