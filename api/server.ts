@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,15 @@ import { TimerScheduler } from './services/timer-scheduler.ts';
 import { startAlarmWorkers } from './services/alarm-dispatcher.ts';
 import { readNodeSystems } from './services/system-alarm-monitor.ts';
 
-export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
+/** The console's build, under the package root: found from this module whether it runs from api/ or from the command's build (cli/dist). */
+export const DEFAULT_CONSOLE_DIR = path.join(packageRoot(path.dirname(fileURLToPath(import.meta.url))), 'console/dist');
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 export interface RunningServer {
   url: string;
