@@ -11,6 +11,11 @@ import { commandLine, machineCpu, sampleGroups, sampleProcess, sampleProcessAndC
  * bare, product, bare ...) so that a drift of the machine's speed during the run weighs on both
  * sides alike. Over each steady window: the control plane's own CPU and memory, and each relay's
  * CPU (its process group); the figures are the averages over the rounds.
+ *
+ * The rounds begin after the server's first minute, which is measured the same way and shown on a
+ * row of its own: in it V8 is still optimizing the code the relays run (on its compiler threads)
+ * and, once, shrinks the heap the start left (the memory reducer's full collections). That is the
+ * cost of a server starting, not of supervising relays, and the steady rounds must not hide it.
  */
 
 interface WindowFigures {
@@ -104,10 +109,18 @@ export const supervision: Measurement = {
     const warmupMs = Math.min(10_000, Math.max(3_000, (seconds * 1000) / 6));
     const notes: string[] = [];
 
+    ctx.log(`supervision: the server's first minute: ${count} relays under Mediaplane, ${(warmupMs / 1000).toFixed(0)} s warm-up, ${seconds} s window`);
+    const firstFleet = new ProductFleet(plane);
+    await firstFleet.add(plans);
+    await sleep(warmupMs);
+    const firstMinute = await measureWindow(firstFleet, seconds, plane);
+    await firstFleet.stopAll();
+    const uptimeAtRounds = (performance.now() - plane.startedAt) / 1000;
+
     const rounds = ctx.options.rounds;
     const productWindows: WindowFigures[] = [];
     const bareWindows: WindowFigures[] = [];
-    const fleets: { product: ProductFleet[]; bare: BareFleet[] } = { product: [], bare: [] };
+    const fleets: { product: ProductFleet[]; bare: BareFleet[] } = { product: [firstFleet], bare: [] };
     let identical = true;
     let senderCpuPct = 0;
     for (let round = 1; round <= rounds; round++) {
@@ -141,9 +154,11 @@ export const supervision: Measurement = {
 
     const ratio = mp.perRelayCpuPct / raw.perRelayCpuPct;
     const p = mp.plane!;
+    const first = firstMinute.plane!;
+    const rssMaxBytes = Math.max(p.rssMaxBytes, first.rssMaxBytes);
     const perRound = (windows: WindowFigures[], figure: (w: WindowFigures) => number) => windows.map((w) => pct(figure(w))).join(', ');
     notes.push(
-      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`), each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${count} ports; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg ran the same ${count} argv lists (buildFfmpegArgs of the same JobSpecs${identical ? ', checked identical to /proc/<pid>/cmdline of the supervised process' : ''}). The sides took turns, ${rounds} round(s) of a product window then a bare one, each ${seconds} s after ${(warmupMs / 1000).toFixed(0)} s of warm-up; the table has the averages. Per round: control plane ${perRound(productWindows, (w) => w.plane!.cpuPct)}; CPU per relay ${perRound(productWindows, (w) => w.perRelayCpuPct)} (Mediaplane) and ${perRound(bareWindows, (w) => w.perRelayCpuPct)} (bare). Machine CPU busy: ${pct(mp.machineBusyPct, 0)} (Mediaplane), ${pct(raw.machineBusyPct, 0)} (bare).`,
+      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`), each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${count} ports; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg ran the same ${count} argv lists (buildFfmpegArgs of the same JobSpecs${identical ? ', checked identical to /proc/<pid>/cmdline of the supervised process' : ''}). The sides took turns, ${rounds} round(s) of a product window then a bare one, each ${seconds} s after ${(warmupMs / 1000).toFixed(0)} s of warm-up; the table has the averages. The rounds began when the server had run ${uptimeAtRounds.toFixed(0)} s; its first minute (the same ${count} relays, warm-up and window, from its start) read ${pct(first.cpuPct)}: V8 optimizing the relays' code paths on its compiler threads and, once, the memory reducer's full collections of the start-up heap. Per round: control plane ${perRound(productWindows, (w) => w.plane!.cpuPct)}; CPU per relay ${perRound(productWindows, (w) => w.perRelayCpuPct)} (Mediaplane) and ${perRound(bareWindows, (w) => w.perRelayCpuPct)} (bare). Machine CPU busy: ${pct(mp.machineBusyPct, 0)} (Mediaplane), ${pct(raw.machineBusyPct, 0)} (bare).`,
     );
     const retries = [fleets.product, fleets.bare].map((side) => side.reduce((sum, f) => sum + f.startRetries(), 0));
     const gaveUp = fleets.product.flatMap((f) => f.gaveUp);
@@ -159,18 +174,25 @@ export const supervision: Measurement = {
     return {
       rows: [
         {
-          measurement: `Control plane CPU with ${count} relays running (the \`mediaplane server\` Node process, % of one core, ${seconds} s)`,
+          measurement: `Control plane CPU with ${count} relays running (the \`mediaplane server\` Node process, % of one core, ${seconds} s windows after its first minute)`,
           mediaplane: pct(p.cpuPct),
           bare: '— (nothing supervises)',
           target: '< 2 %',
           result: verdict(p.cpuPct < 2),
         },
         {
-          measurement: `Control plane RSS with ${count} relays running (max over the window)`,
-          mediaplane: `${mb(p.rssMaxBytes)} (end ${mb(p.rssEndBytes)})`,
+          measurement: `Control plane CPU in the server's first minute (the same ${count} relays, ${seconds} s window from ${(warmupMs / 1000).toFixed(0)} s after they start; V8 still warming up)`,
+          mediaplane: pct(first.cpuPct),
+          bare: '—',
+          target: '—',
+          result: 'info',
+        },
+        {
+          measurement: `Control plane RSS with ${count} relays running (max over the windows, first minute included)`,
+          mediaplane: `${mb(rssMaxBytes)} (end ${mb(p.rssEndBytes)})`,
           bare: '—',
           target: '< 250 MB',
-          result: verdict(p.rssMaxBytes < 250 * 1024 * 1024),
+          result: verdict(rssMaxBytes < 250 * 1024 * 1024),
         },
         {
           measurement: `CPU per relay (average of ${mp.relaysMeasured} / ${raw.relaysMeasured} process groups, % of one core)`,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { freshBuild } from '../../../../cli/fresh-build.mjs';
 import { configFromEnv, dataPaths } from '../../../../api/config.ts';
 import { createDb, type Db } from '../../../../api/db/database.ts';
 import { freePort, livePostmasterPort } from '../../../../api/db/embedded.ts';
@@ -57,6 +58,8 @@ export class ControlPlane {
     readonly databaseUrl: string,
     readonly nodeId: number,
     private readonly log: (line: string) => void,
+    /** performance.now() when the server process was spawned. */
+    readonly startedAt: number,
   ) {
     this.db = createDb(databaseUrl, 4);
     this.bus = new EventBus(databaseUrl, this.db);
@@ -73,6 +76,8 @@ export class ControlPlane {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['DATABASE_URL', 'PORT', 'MEDIAPLANE_PORT', 'MEDIAPLANE_HOST', 'MEDIAPLANE_DATA_DIR', 'MEDIAPLANE_DEV']) delete env[name];
+    // What `npm start` runs: the build (cli/dist), which the bench:* scripts make first; else the sources through tsx.
+    const runs = freshBuild(new URL('../../../../cli/', import.meta.url)) ? 'the build in cli/dist' : 'the TypeScript sources through tsx (no fresh build: `npm run build:cli`)';
     const started = performance.now();
     // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to see where the control plane's CPU goes.
     const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -107,7 +112,7 @@ export class ControlPlane {
     let plane: ControlPlane;
     try {
       if ((await within(ready, 240_000)) === TIMED_OUT) throw new Error(`mediaplane server not ready after 240 s:\n${output}`);
-      log(`control plane: mediaplane server pid ${child.pid} on 127.0.0.1:${port}, data in ${dataDir} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      log(`control plane: mediaplane server pid ${child.pid} on 127.0.0.1:${port}, running ${runs}, data in ${dataDir} (ready in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
       // Join its Postgres (never start another one on the same directory).
       if (!(await livePostmasterPort(path.join(dataDir, 'postgres')))) throw new Error('the server’s embedded Postgres is not answering');
@@ -120,7 +125,7 @@ export class ControlPlane {
       const probe = createDb(database.url, 1);
       try {
         const nodeId = (await probe.selectFrom('nodes').select('id').where('node_id', '=', nodeKey).executeTakeFirstOrThrow()).id;
-        plane = new ControlPlane(child, dataDir, port, database.url, nodeId, log);
+        plane = new ControlPlane(child, dataDir, port, database.url, nodeId, log, started);
       } finally {
         await probe.destroy();
       }
