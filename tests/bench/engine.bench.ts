@@ -2,7 +2,7 @@
  * The engine benchmark (issue 3): what supervision costs and how fast the product reacts, each
  * figure next to bare ffmpeg run with the same argv in the same run.
  *
- *   npm run bench:engine                       # everything: about 13 minutes on an idle machine
+ *   npm run bench:engine                       # everything: about 12 minutes on an idle machine
  *   npm run bench:engine -- --only start,crash # some measurements
  *   npm run bench:engine -- --seconds 10 --relays 10 --rounds 1 --starts 5 --kills 5 --failovers 2 --abr-seconds 10 --capacity-max 50
  *

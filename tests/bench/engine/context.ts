@@ -8,7 +8,7 @@ export interface BenchOptions {
   seconds: number;
   /** Relays of the supervision measurement. */
   relays: number;
-  /** Rounds of the supervision measurement: each a product window then a bare one (A, B, A, B ...). */
+  /** Windows of the supervision measurement after the server's first minute (both sides run in each). */
   rounds: number;
   /** Starts timed by the start-latency measurement. */
   starts: number;
