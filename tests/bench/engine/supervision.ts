@@ -82,13 +82,13 @@ async function measureWindow(product: Fleet, bare: Fleet, seconds: number, plane
   };
 }
 
-/** The windows as one: averages, the largest RSS, every casualty. */
+/** The windows as one: averages, the largest RSS, every casualty once. */
 function averageOf(windows: WindowFigures[]): WindowFigures {
   const mean = (figure: (w: WindowFigures) => number) => windows.reduce((sum, w) => sum + figure(w), 0) / windows.length;
   const side = (of: (w: WindowFigures) => SideFigures): SideFigures => ({
     perRelayCpuPct: mean((w) => of(w).perRelayCpuPct),
     relaysMeasured: Math.min(...windows.map((w) => of(w).relaysMeasured)),
-    casualties: windows.flatMap((w) => of(w).casualties),
+    casualties: [...new Set(windows.flatMap((w) => of(w).casualties))], // the same fleets in every window
   });
   return {
     product: side((w) => w.product),
@@ -121,7 +121,6 @@ export const supervision: Measurement = {
     const product = new ProductFleet(plane);
     const bare = new BareFleet();
     await Promise.all([product.add(plans), bare.add(twins)]);
-    const fleets = { product: [product], bare: [bare] };
     const running = commandLine((await product.groups()).get(0)!);
     if (JSON.stringify(running.slice(1)) !== JSON.stringify(plans[0].job.args)) {
       notes.push(`WARNING: the argv the product runs differs from buildFfmpegArgs of the same spec: ${running.slice(1).join(' ')}`);
@@ -131,7 +130,7 @@ export const supervision: Measurement = {
     await sleep(warmupMs);
     const senderBefore = (await sampleGroups([sender.process.pid])).get(sender.process.pid)!;
     ctx.log('supervision: the first window after the server starts');
-    const firstMinute = await measureWindow(product, bare, seconds, plane);
+    const firstWindow = await measureWindow(product, bare, seconds, plane);
     const uptimeAtWindows = (performance.now() - plane.startedAt) / 1000;
     const windows: WindowFigures[] = [];
     for (let round = 1; round <= rounds; round++) {
@@ -148,15 +147,15 @@ export const supervision: Measurement = {
     const raw = all.bare;
     const ratio = mp.perRelayCpuPct / raw.perRelayCpuPct;
     const p = all.plane;
-    const first = firstMinute.plane;
+    const first = firstWindow.plane;
     const rssMaxBytes = Math.max(p.rssMaxBytes, first.rssMaxBytes);
     const perWindow = (figure: (w: WindowFigures) => number) => windows.map((w) => pct(figure(w))).join(', ');
     notes.push(
-      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`) under Mediaplane and ${count} bare ffmpeg relays, running at the same time, each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${2 * count} ports, the two sides' ports taking turns; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg ran the argv lists of ${count} more relay jobs (buildFfmpegArgs of JobSpecs that differ only in their ports; the product's argv checked identical to /proc/<pid>/cmdline of the supervised process). Both sides ran in every window, so a drift of the machine's speed weighs on both alike. After ${(warmupMs / 1000).toFixed(0)} s of warm-up, the first window after the server starts (its own row), then ${rounds} window(s) of ${seconds} s, which began when the server had run ${uptimeAtWindows.toFixed(0)} s; the table has their averages. In the first window V8 optimizes the relays' code paths on its compiler threads and, once, its memory reducer collects the start-up heap; the control plane read ${pct(first.cpuPct)} then. Per window: control plane ${perWindow((w) => w.plane.cpuPct)}; CPU per relay ${perWindow((w) => w.product.perRelayCpuPct)} (Mediaplane) and ${perWindow((w) => w.bare.perRelayCpuPct)} (bare); in the first window ${pct(firstMinute.product.perRelayCpuPct)} and ${pct(firstMinute.bare.perRelayCpuPct)}. Machine CPU busy: ${pct(all.machineBusyPct, 0)} (both sides and the sender).`,
+      `Supervision: ${count} relays (UDP in → UDP out on loopback, \`-c copy\`) under Mediaplane and ${count} bare ffmpeg relays, running at the same time, each fed ~3.1 Mbit/s of 720p25 MPEG-TS by ONE paced sender (\`-re -stream_loop -1\`, tee to ${2 * count} ports, the two sides' ports taking turns; it used ${pct(senderCpuPct, 1)} of a core). The product side is a real \`mediaplane server\` (API, reconciler, engine, embedded Postgres) with ${count} relay jobs stored and switched on; bare ffmpeg ran the argv lists of ${count} more relay jobs (buildFfmpegArgs of JobSpecs that differ only in their ports; the product's argv checked identical to /proc/<pid>/cmdline of the supervised process). Both sides ran in every window, so a drift of the machine's speed weighs on both alike. After ${(warmupMs / 1000).toFixed(0)} s of warm-up, the first window after the server starts (its own row), then ${rounds} window(s) of ${seconds} s, which began when the server had run ${uptimeAtWindows.toFixed(0)} s; the table has their averages. In the first window V8 optimizes the relays' code paths on its compiler threads and, once, its memory reducer collects the start-up heap; the control plane read ${pct(first.cpuPct)} then. Per window: control plane ${perWindow((w) => w.plane.cpuPct)}; CPU per relay ${perWindow((w) => w.product.perRelayCpuPct)} (Mediaplane) and ${perWindow((w) => w.bare.perRelayCpuPct)} (bare); in the first window ${pct(firstWindow.product.perRelayCpuPct)} and ${pct(firstWindow.bare.perRelayCpuPct)}. Machine CPU busy: ${pct(all.machineBusyPct, 0)} (both sides and the sender).`,
     );
-    const retries = [fleets.product, fleets.bare].map((side) => side.reduce((sum, f) => sum + f.startRetries(), 0));
-    const gaveUp = fleets.product.flatMap((f) => f.gaveUp);
-    const failedStarts = fleets.bare.flatMap((f) => f.failedStarts);
+    const retries = [product.startRetries(), bare.startRetries()];
+    const { gaveUp } = product;
+    const { failedStarts } = bare;
     if (retries[0] || retries[1] || gaveUp.length) {
       notes.push(
         `Supervision: to get all ${count} relays running, the supervisor started ffmpeg again ${retries[0]} time(s)${gaveUp.length ? ` and gave up on ${gaveUp.length} start(s) (restart attempts used up: “${[...new Set(gaveUp)].slice(0, 2).join('”, “')}”; the benchmark switched those relays off and on again)` : ''}, and the benchmark started bare ffmpeg again ${retries[1]} time(s) (ffmpeg ended before any output${failedStarts.length ? `: “${[...new Set(failedStarts)].slice(0, 2).join('”, “')}”` : ''}); the windows measure running relays only.`,
